@@ -1,0 +1,44 @@
+# The front door: `make` builds into build/, `make test` runs every test, `make site` renders
+# the site, `make deps` installs the Debian packages, `make clean` removes build/.
+BUILD ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+DEB_PACKAGES = build-essential cmake pkg-config libcmark-dev libxml2-dev zlib1g-dev \
+	libjansson-dev libssl-dev libcriterion-dev openssl
+CMAKE_FLAGS = -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DHB_WERROR=$(if $(CI),ON,OFF)
+
+.PHONY: all build deps test site clean
+
+all: build
+
+build:
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
+	done); \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	echo "make deps: missing Debian packages:" $$missing; \
+	if [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then \
+		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else \
+		echo "Run this once, then try again:"; \
+		echo "  sudo apt-get install -y" $$missing; \
+		exit 1; \
+	fi
+
+test: deps
+	@$(MAKE) --no-print-directory build
+	@cd $(BUILD) && ctest --output-on-failure
+
+site: deps
+	@$(MAKE) --no-print-directory build
+	@echo "make site: built $(BUILD)/bin/hashbench and $(BUILD)/bin/hashgen."
+	@echo "make site: the campaign (hashbench run) and the page renderer (hashgen) are not built yet; no site was rendered."
+
+clean:
+	rm -rf $(BUILD)

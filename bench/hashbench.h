@@ -1,0 +1,183 @@
+/* hashbench.h — the benchmark library behind the `hashbench` program: NGCC submission
+ * discovery, building, loading, the ICCS DRNG and KAT procedure. */
+#ifndef HASHBENCH_H
+#define HASHBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define HB_VERSION "0.1.0"
+
+/* ---- errors: every failing function stores one message and returns a negative code ---- */
+
+#define HB_ERROR (-1)
+#define HB_ENOTFOUND (-2)
+
+int hb_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prefix the stored message with context ("file: " + old message). */
+int hb_error_prefix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *hb_error_last(void);
+
+/* ---- small utilities (fsutil.c) ---- */
+
+typedef struct {
+	unsigned char *data;
+	size_t len;
+} hb_buf;
+
+void hb_buf_free(hb_buf *buf);
+/* Read a whole file; a name ending in `.gz` is decompressed with zlib. */
+int hb_file_read(hb_buf *out, const char *path);
+/* Write atomically: temporary file in the same folder, fsync, rename. */
+/* Read bytes as they are; "-" is standard input. */
+int hb_file_read_raw(hb_buf *out, const char *path);
+int hb_stream_read(hb_buf *out, FILE *f, const char *name);
+int hb_file_write_atomic(const char *path, const void *data, size_t len);
+int hb_mkdir_p(const char *path);
+int hb_is_dir(const char *path);
+int hb_is_file(const char *path);
+void hb_hex(char *out, const unsigned char *in, size_t len, int upper);
+/* Parse hex (any case, even length) into out (cap bytes); returns byte count or -1. */
+long hb_unhex(unsigned char *out, size_t cap, const char *hex, size_t hexlen);
+void hb_sha256(unsigned char out[32], const void *data, size_t len);
+int hb_sha256_file(char out_hex[65], const char *path);
+char *hb_strdup(const char *s);
+char *hb_path_join(const char *a, const char *b);
+char *hb_sprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Run argv with stdout+stderr captured (NUL-terminated, caller frees *out_output);
+ * returns the exit status (0..255), 128+signal, or a negative hb error. */
+int hb_run_capture(char **out_output, char *const argv[], unsigned timeout_s);
+
+/* ---- the ICCS deterministic random generator (drng.c): SM3 Hash_DRBG, seedlen 440 ---- */
+
+#define HB_DRNG_SEEDLEN 55
+
+typedef struct {
+	unsigned char v[HB_DRNG_SEEDLEN];
+	unsigned char c[HB_DRNG_SEEDLEN];
+	unsigned char reseed_counter[HB_DRNG_SEEDLEN];
+} hb_drng;
+
+int hb_drng_init(hb_drng *drng, const unsigned char *seed, size_t seed_len);
+/* Fill ceil(bits/8) bytes of out; unused low-order bits of the last byte are cleared. */
+int hb_drng_generate(hb_drng *drng, unsigned char *out, uint64_t bits);
+
+/* ---- submissions (submission.c) ---- */
+
+typedef enum { HB_KAT_2_12, HB_KAT_2_23, HB_KAT_2_33, HB_KAT_LOOP, HB_KAT_NSETS } hb_kat_set;
+
+typedef struct hb_instance {
+	char *name;            /* ALGORITHM_INSTANCE */
+	char *impl;            /* reference, optimized, … */
+	char *version_folder;  /* Reference_Implementation, … */
+	int digest_bits;       /* DIGEST_BIT_LENGTH */
+	char *dir;             /* instance folder */
+	char *header;          /* the header that defines ALGORITHM_INSTANCE */
+	char **sources;        /* absolute paths, NULL-terminated */
+	char **include_dirs;   /* NULL-terminated */
+	char **extra_cflags;   /* from algorithm.json, NULL-terminated */
+	char *profile;         /* build profile name (default: impl) */
+	char *kat_files[HB_KAT_NSETS];      /* submitted KAT file or NULL */
+	char *kat_manifest[HB_KAT_NSETS];   /* sha256 hex from a kat.sha256, or NULL */
+	char *kat_manifest_file[HB_KAT_NSETS];
+	struct hb_algorithm *algorithm;     /* borrowed back-pointer */
+} hb_instance;
+
+typedef struct hb_algorithm {
+	char *id;
+	char *name;
+	char *dir;        /* folder holding algorithm.json */
+	char *json_path;
+	char *json_text;  /* algorithm.json as read, for the catalog copy */
+	hb_instance *instances;
+	size_t ninstances;
+} hb_algorithm;
+
+typedef struct {
+	hb_algorithm *algorithms;
+	size_t nalgorithms;
+	char **warnings; /* discovery problems that did not stop it, NULL-terminated */
+} hb_catalog;
+
+/* Load every algorithm under dir (dir itself or its sub-folders holding algorithm.json). */
+int hb_catalog_load(hb_catalog **out, const char *dir);
+void hb_catalog_free(hb_catalog *cat);
+/* Find "INSTANCE[:IMPL]" (IMPL defaults to reference). Borrowed pointer. */
+int hb_catalog_find(const hb_instance **out, const hb_catalog *cat, const char *spec);
+/* "SM3" for reference, "SM3.optimized" otherwise. Caller frees. */
+char *hb_instance_stem(const hb_instance *inst);
+const char *hb_kat_set_name(hb_kat_set set); /* "2_12", …, "Loop" */
+/* Parse "2_12,2_23,loop" into a mask of (1 << set). */
+int hb_kat_sets_parse(unsigned *out_mask, const char *list);
+
+/* ---- building (build.c) ---- */
+
+typedef struct {
+	char *library;   /* path of the shared library */
+	char *profile;   /* profile name */
+	char *cc;        /* compiler */
+	char *cflags;    /* the exact flags, as one string */
+	char *command;   /* the whole compile command, shell-quoted */
+	char *log;       /* compiler output (warnings), possibly empty */
+	char library_sha256[65];
+} hb_build_result;
+
+/* Profiles file for this machine's architecture; NULL path = the bundled bench/profiles.conf. */
+int hb_build(hb_build_result **out, const hb_instance *inst, const char *profiles_path,
+	const char *work_dir);
+void hb_build_result_free(hb_build_result *res);
+const char *hb_arch(void); /* x86_64, aarch64, … */
+
+/* ---- loading and calling an implementation (impl.c) ---- */
+
+typedef int (*hb_crypthash_fn)(int, const unsigned char *, unsigned long long, unsigned char *);
+typedef struct hb_impl hb_impl;
+
+int hb_impl_open(hb_impl **out, const char *library);
+void hb_impl_close(hb_impl *impl);
+hb_crypthash_fn hb_impl_fn(const hb_impl *impl);
+/* Call CryptHash with guard bytes around the output; fails on a non-zero return or
+ * on a write past the ceil(digest_bits/8) bytes. out must hold that many bytes. */
+int hb_impl_hash(const hb_impl *impl, int digest_bits, const unsigned char *msg,
+	unsigned long long msg_bits, unsigned char *out);
+
+/* Run fn(arg) in a child process with a time limit. The child's exit code is fn's return
+ * (0 = success); its one-line error goes back through a pipe. A crash or timeout becomes
+ * an error naming the signal or the limit. */
+int hb_sandbox_run(int (*fn)(void *arg), void *arg, unsigned timeout_s);
+
+/* ---- the ICCS KAT procedure (kat.c) ---- */
+
+typedef struct {
+	char *name;      /* KAT_2_12_<inst>.txt */
+	char sha256[65]; /* of the regenerated file */
+	char expected_sha256[65];
+	size_t entries;
+	const char *result; /* PASS, FAIL, MISSING */
+	char *detail;    /* first difference, or which manifest form matched */
+} hb_kat_file_result;
+
+typedef struct {
+	hb_kat_file_result files[HB_KAT_NSETS];
+	unsigned mask;   /* which sets were checked */
+	const char *result; /* PASS, FAIL, ERROR */
+	char *detail;
+} hb_kat_report;
+
+/* Write KAT_<set>_<inst>.txt to path using CryptHash of impl. */
+int hb_kat_generate(const hb_impl *impl, const char *instance, int digest_bits,
+	hb_kat_set set, const char *path);
+/* Compare two KAT texts entry by entry; 0 when equal, else HB_ERROR with the first
+ * difference as the message ("Msg_Len = 9: Dst differs: expected …, got …"). */
+int hb_kat_compare(const char *expected, size_t expected_len, const char *got, size_t got_len,
+	size_t *out_entries);
+/* sha256 of the normalised form (CR and trailing blanks removed, empty lines dropped). */
+void hb_kat_normalised_sha256(char out_hex[65], const char *text, size_t len);
+/* Regenerate (in a sandboxed child, into work_dir) and check the sets in mask that the
+ * submission has files or manifest lines for (mask 0 = all it has). */
+int hb_kat_check(hb_kat_report *out, const hb_instance *inst, const char *library,
+	unsigned mask, const char *work_dir, FILE *log);
+void hb_kat_report_clear(hb_kat_report *rep);
+
+#endif

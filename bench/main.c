@@ -1,0 +1,487 @@
+/* main.c — the hashbench command line: parses arguments, calls the library, turns the result
+ * into output and an exit status (0 success, 1 failure, 2 bad usage). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hashbench.h"
+
+#ifndef HB_ALGORITHMS_DEFAULT
+#define HB_ALGORITHMS_DEFAULT "bench/algorithms"
+#endif
+#ifndef HB_WORK_DEFAULT
+#define HB_WORK_DEFAULT "build/work"
+#endif
+#ifndef HB_GIT_COMMIT
+#define HB_GIT_COMMIT "unknown"
+#endif
+
+#define MAX_OUTPUT_BITS (1 << 20)
+
+typedef struct {
+	const char *submissions;
+	const char *work;
+	const char *profiles;
+	const char *out_dir;
+	unsigned sets;
+	long long bits;    /* --bits, -1 = whole input */
+	long length;       /* --length, 0 = DIGEST_BIT_LENGTH */
+	int all;
+	char **args;       /* positional arguments */
+	int nargs;
+} S_opts;
+
+static const char S_usage[] =
+	"usage: hashbench <command> [options]\n"
+	"\n"
+	"commands:\n"
+	"  list                          every algorithm, instance, implementation and KAT file\n"
+	"  digest INSTANCE[:IMPL] [FILE...]  print <hex digest>  <file> like sha256sum\n"
+	"        [--bits N] [--length BITS]  hash only the first N bits; XOF output length\n"
+	"  kat-gen INSTANCE[:IMPL] [--sets 2_12,2_23,2_33,loop] [--out DIR]\n"
+	"                                write the ICCS KAT files (default: all four sets)\n"
+	"  kat-check [INSTANCE[:IMPL]] [--sets …]  regenerate and compare with the submitted KAT\n"
+	"                                files (no INSTANCE: every instance)\n"
+	"  version                       print the version\n"
+	"\n"
+	"options for every command that names an instance:\n"
+	"  --submissions DIR   NGCC packages with algorithm.json (default: the bundled baselines)\n"
+	"  --work DIR          where libraries are built and KAT files regenerated\n"
+	"  --profiles FILE     build profiles (default: bench/profiles.conf)\n";
+
+static int S_usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "hashbench: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(hashbench --help for usage)\n");
+	return 2;
+}
+
+static int S_fail(void)
+{
+	fprintf(stderr, "hashbench: %s\n", hb_error_last());
+	return 1;
+}
+
+static int S_parse(S_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "submissions", required_argument, NULL, 's' },
+		{ "work", required_argument, NULL, 'w' },
+		{ "profiles", required_argument, NULL, 'p' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "sets", required_argument, NULL, 'S' },
+		{ "bits", required_argument, NULL, 'b' },
+		{ "length", required_argument, NULL, 'l' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->submissions = HB_ALGORITHMS_DEFAULT;
+	o->work = getenv("HASHBENCH_WORK") ? getenv("HASHBENCH_WORK") : HB_WORK_DEFAULT;
+	o->bits = -1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 's': o->submissions = optarg; break;
+		case 'w': o->work = optarg; break;
+		case 'p': o->profiles = optarg; break;
+		case 'o': o->out_dir = optarg; break;
+		case 'a': o->all = 1; break;
+		case 'S':
+			if (hb_kat_sets_parse(&o->sets, optarg) != 0)
+				return S_usage_error("%s", hb_error_last());
+			break;
+		case 'b':
+			errno = 0;
+			o->bits = strtoll(optarg, &end, 10);
+			if (errno || *end || end == optarg || o->bits < 0 || optarg[0] == '-')
+				return S_usage_error("--bits %s: expected a number of bits (0 or more)", optarg);
+			break;
+		case 'l':
+			errno = 0;
+			o->length = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || o->length <= 0 || o->length > MAX_OUTPUT_BITS)
+				return S_usage_error("--length %s: expected an output length in bits, "
+					"1 to 1048576", optarg);
+			break;
+		case 'h':
+			fputs(S_usage, stdout);
+			exit(0);
+		case ':':
+			return S_usage_error("%s: missing value", argv[optind - 1]);
+		default:
+			return S_usage_error("%s: unknown option", argv[optind - 1]);
+		}
+		/* keep going past positional arguments: options may follow them */
+	}
+	return 0;
+}
+
+/* getopt with "+" stops at the first positional argument; collect and continue. */
+static int S_parse_all(S_opts *o, int argc, char **argv)
+{
+	char **rest = calloc((size_t)argc + 1, sizeof(char *));
+	char **opt_argv = calloc((size_t)argc + 2, sizeof(char *));
+	int i, nrest = 0, nopt = 1, rc, dashdash = 0;
+	static const char *with_value[] = { "--submissions", "--work", "--profiles", "--out",
+		"--sets", "--bits", "--length", NULL };
+
+	if (!rest || !opt_argv) {
+		free(rest);
+		free(opt_argv);
+		return S_usage_error("%s", "out of memory");
+	}
+	opt_argv[0] = argv[0];
+	for (i = 1; i < argc; i++) {
+		int j, takes = 0;
+		if (dashdash || argv[i][0] != '-' || strcmp(argv[i], "-") == 0) {
+			rest[nrest++] = argv[i];
+			continue;
+		}
+		if (strcmp(argv[i], "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		for (j = 0; with_value[j]; j++)
+			if (strcmp(argv[i], with_value[j]) == 0)
+				takes = 1;
+		opt_argv[nopt++] = argv[i];
+		if (takes && i + 1 < argc)
+			opt_argv[nopt++] = argv[++i];
+	}
+	rc = S_parse(o, nopt, opt_argv);
+	free(opt_argv);
+	o->args = rest;
+	o->nargs = nrest;
+	return rc;
+}
+
+/* ---- list ---- */
+
+static void S_print_warnings(const hb_catalog *cat)
+{
+	size_t i;
+	for (i = 0; cat->warnings && cat->warnings[i]; i++)
+		fprintf(stderr, "hashbench: warning: %s\n", cat->warnings[i]);
+}
+
+static int S_cmd_list(const S_opts *o)
+{
+	hb_catalog *cat;
+	size_t a, k, i;
+	int s;
+
+	if (o->nargs > 0)
+		return S_usage_error("list: unexpected argument '%s'", o->args[0]);
+	if (hb_catalog_load(&cat, o->submissions) != 0)
+		return S_fail();
+	S_print_warnings(cat);
+	for (a = 0; a < cat->nalgorithms; a++) {
+		const hb_algorithm *alg = &cat->algorithms[a];
+		printf("%s  %s  (%s)\n", alg->id, alg->name, alg->dir);
+		for (k = 0; k < alg->ninstances; k++) {
+			const hb_instance *inst = &alg->instances[k];
+			printf("  %-24s %-12s %5d bits  %s\n", inst->name, inst->impl, inst->digest_bits,
+				inst->dir);
+			printf("    sources:");
+			for (i = 0; inst->sources[i]; i++) {
+				const char *b = strrchr(inst->sources[i], '/');
+				printf(" %s", b ? b + 1 : inst->sources[i]);
+			}
+			printf("\n");
+			for (s = 0; s < HB_KAT_NSETS; s++) {
+				if (inst->kat_files[s])
+					printf("    KAT_%-5s %s\n", hb_kat_set_name(s), inst->kat_files[s]);
+				else if (inst->kat_manifest[s])
+					printf("    KAT_%-5s sha256 %.16s… in %s\n", hb_kat_set_name(s),
+						inst->kat_manifest[s], inst->kat_manifest_file[s]);
+				else
+					printf("    KAT_%-5s none\n", hb_kat_set_name(s));
+			}
+		}
+	}
+	hb_catalog_free(cat);
+	return 0;
+}
+
+/* ---- shared: find and build one instance ---- */
+
+static int S_prepare(hb_catalog **out_cat, const hb_instance **out_inst,
+	hb_build_result **out_build, const S_opts *o, const char *spec)
+{
+	*out_build = NULL;
+	*out_inst = NULL;
+	if (hb_catalog_load(out_cat, o->submissions) != 0)
+		return HB_ERROR;
+	if (hb_catalog_find(out_inst, *out_cat, spec) != 0)
+		return HB_ERROR;
+	if (hb_build(out_build, *out_inst, o->profiles, o->work) != 0)
+		return HB_ERROR;
+	return 0;
+}
+
+/* ---- digest ---- */
+
+typedef struct {
+	const S_opts *o;
+	const hb_instance *inst;
+	const char *library;
+} S_digest_job;
+
+static int S_digest_child(void *arg)
+{
+	const S_digest_job *job = arg;
+	const S_opts *o = job->o;
+	int bits = o->length ? (int)o->length : job->inst->digest_bits, i, failed = 0;
+	size_t outlen = ((size_t)bits + 7) / 8;
+	unsigned char *digest = malloc(outlen);
+	char *hex = malloc(2 * outlen + 1);
+	hb_impl *impl = NULL;
+	char *only_stdin[] = { "-", NULL };
+	char **files = o->nargs > 1 ? o->args + 1 : only_stdin;
+	int nfiles = o->nargs > 1 ? o->nargs - 1 : 1;
+
+	if (!digest || !hex) {
+		free(digest);
+		free(hex);
+		return hb_error_set("out of memory");
+	}
+	if (hb_impl_open(&impl, job->library) != 0) {
+		free(digest);
+		free(hex);
+		return HB_ERROR;
+	}
+	for (i = 0; i < nfiles; i++) {
+		hb_buf in;
+		unsigned long long msg_bits;
+		if (hb_file_read_raw(&in, files[i]) != 0) {
+			fprintf(stderr, "hashbench: %s\n", hb_error_last());
+			failed = 1;
+			continue;
+		}
+		msg_bits = 8ULL * in.len;
+		if (o->bits >= 0) {
+			if ((unsigned long long)o->bits > msg_bits) {
+				fprintf(stderr, "hashbench: --bits %lld: %s has only %llu bits\n", o->bits,
+					strcmp(files[i], "-") ? files[i] : "standard input", msg_bits);
+				hb_buf_free(&in);
+				failed = 1;
+				continue;
+			}
+			msg_bits = (unsigned long long)o->bits;
+			/* the bits after the message in its last byte are zero, as NGCC requires */
+			if (msg_bits % 8)
+				in.data[msg_bits / 8] &= (unsigned char)(0xff << (8 - msg_bits % 8));
+		}
+		if (hb_impl_hash(impl, bits, in.data, msg_bits, digest) != 0) {
+			fprintf(stderr, "hashbench: %s: %s: %s\n", job->inst->name,
+				strcmp(files[i], "-") ? files[i] : "standard input", hb_error_last());
+			hb_buf_free(&in);
+			failed = 1;
+			continue;
+		}
+		hb_hex(hex, digest, outlen, 0);
+		printf("%s  %s\n", hex, files[i]);
+		fflush(stdout);
+		hb_buf_free(&in);
+	}
+	hb_impl_close(impl);
+	free(digest);
+	free(hex);
+	if (failed)
+		return hb_error_set("%s", ""); /* already reported, one line per file */
+	return 0;
+}
+
+static int S_cmd_digest(const S_opts *o)
+{
+	hb_catalog *cat = NULL;
+	const hb_instance *inst;
+	hb_build_result *build = NULL;
+	S_digest_job job;
+	int rc = 0;
+
+	if (o->nargs < 1)
+		return S_usage_error("%s", "digest: which instance? (hashbench digest SM3 FILE)");
+	if (S_prepare(&cat, &inst, &build, o, o->args[0]) != 0) {
+		rc = S_fail();
+		goto out;
+	}
+	job.o = o;
+	job.inst = inst;
+	job.library = build->library;
+	if (hb_sandbox_run(S_digest_child, &job, 0) != 0) {
+		if (hb_error_last()[0] && strcmp(hb_error_last(), "unknown error") != 0)
+			fprintf(stderr, "hashbench: %s: %s\n", inst->name, hb_error_last());
+		rc = 1;
+	}
+out:
+	hb_build_result_free(build);
+	hb_catalog_free(cat);
+	return rc;
+}
+
+/* ---- kat-gen ---- */
+
+typedef struct {
+	const hb_instance *inst;
+	const char *library;
+	hb_kat_set set;
+	const char *path;
+} S_gen_job;
+
+static int S_gen_child(void *arg)
+{
+	const S_gen_job *job = arg;
+	hb_impl *impl;
+	int rc;
+	if (hb_impl_open(&impl, job->library) != 0)
+		return HB_ERROR;
+	rc = hb_kat_generate(impl, job->inst->name, job->inst->digest_bits, job->set, job->path);
+	hb_impl_close(impl);
+	return rc;
+}
+
+static int S_cmd_kat_gen(const S_opts *o)
+{
+	hb_catalog *cat = NULL;
+	const hb_instance *inst;
+	hb_build_result *build = NULL;
+	const char *out_dir = o->out_dir ? o->out_dir : ".";
+	unsigned sets = o->sets ? o->sets : (1u << HB_KAT_NSETS) - 1;
+	int s, rc = 0;
+
+	if (o->nargs != 1)
+		return S_usage_error("%s", "kat-gen: name one instance (hashbench kat-gen SM3)");
+	if (S_prepare(&cat, &inst, &build, o, o->args[0]) != 0 || hb_mkdir_p(out_dir) != 0) {
+		rc = S_fail();
+		goto out;
+	}
+	for (s = 0; s < HB_KAT_NSETS && rc == 0; s++) {
+		S_gen_job job = { inst, build->library, (hb_kat_set)s, NULL };
+		char *name, *path;
+		char sha[65];
+		if (!(sets & (1u << s)))
+			continue;
+		name = hb_sprintf("KAT_%s_%s.txt", hb_kat_set_name(s), inst->name);
+		path = hb_path_join(out_dir, name);
+		job.path = path;
+		if (hb_sandbox_run(S_gen_child, &job, 0) != 0 || hb_sha256_file(sha, path) != 0) {
+			fprintf(stderr, "hashbench: %s (%s): %s: %s\n", inst->name, inst->impl, name,
+				hb_error_last());
+			rc = 1;
+		} else {
+			printf("%s  %s\n", sha, path);
+		}
+		free(name);
+		free(path);
+	}
+out:
+	hb_build_result_free(build);
+	hb_catalog_free(cat);
+	return rc;
+}
+
+/* ---- kat-check ---- */
+
+static int S_check_instance(const S_opts *o, const hb_instance *inst)
+{
+	hb_build_result *build = NULL;
+	hb_kat_report rep;
+	char *stem = hb_instance_stem(inst);
+	char *dir = hb_sprintf("%s/kat/%s/%s", o->work, inst->algorithm->id, stem);
+	int s, ok = 0;
+
+	if (hb_build(&build, inst, o->profiles, o->work) != 0) {
+		printf("%s (%s): ERROR: %s\n", inst->name, inst->impl, hb_error_last());
+		goto out;
+	}
+	if (hb_kat_check(&rep, inst, build->library, o->sets, dir, NULL) != 0) {
+		printf("%s (%s): ERROR: %s\n", inst->name, inst->impl, hb_error_last());
+		goto out;
+	}
+	for (s = 0; s < HB_KAT_NSETS; s++)
+		if (rep.mask & (1u << s))
+			printf("  %s: %s (%s)\n", rep.files[s].name, rep.files[s].result,
+				rep.files[s].detail ? rep.files[s].detail : "");
+	printf("%s (%s): %s%s%s\n", inst->name, inst->impl, rep.result,
+		rep.detail ? ": " : "", rep.detail ? rep.detail : "");
+	fflush(stdout);
+	ok = strcmp(rep.result, "PASS") == 0;
+	hb_kat_report_clear(&rep);
+out:
+	hb_build_result_free(build);
+	free(stem);
+	free(dir);
+	return ok;
+}
+
+static int S_cmd_kat_check(const S_opts *o)
+{
+	hb_catalog *cat = NULL;
+	const hb_instance *inst;
+	size_t a, k, failed = 0, total = 0;
+
+	if (o->nargs > 1)
+		return S_usage_error("kat-check: unexpected argument '%s'", o->args[1]);
+	if (hb_catalog_load(&cat, o->submissions) != 0)
+		return S_fail();
+	S_print_warnings(cat);
+	if (o->nargs == 1) {
+		if (hb_catalog_find(&inst, cat, o->args[0]) != 0) {
+			hb_catalog_free(cat);
+			return S_fail();
+		}
+		failed = !S_check_instance(o, inst);
+		total = 1;
+	} else {
+		for (a = 0; a < cat->nalgorithms; a++)
+			for (k = 0; k < cat->algorithms[a].ninstances; k++, total++)
+				failed += !S_check_instance(o, &cat->algorithms[a].instances[k]);
+		printf("%zu of %zu libraries passed\n", total - failed, total);
+	}
+	hb_catalog_free(cat);
+	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	S_opts o;
+	const char *cmd;
+	int rc;
+
+	if (argc < 2)
+		return S_usage_error("%s", "no command given");
+	cmd = argv[1];
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+		fputs(S_usage, stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+		printf("hashbench %s (git %s)\n", HB_VERSION, HB_GIT_COMMIT);
+		return 0;
+	}
+	if ((rc = S_parse_all(&o, argc - 1, argv + 1)) != 0)
+		return rc;
+	if (strcmp(cmd, "list") == 0)
+		rc = S_cmd_list(&o);
+	else if (strcmp(cmd, "digest") == 0)
+		rc = S_cmd_digest(&o);
+	else if (strcmp(cmd, "kat-gen") == 0)
+		rc = S_cmd_kat_gen(&o);
+	else if (strcmp(cmd, "kat-check") == 0)
+		rc = S_cmd_kat_check(&o);
+	else
+		rc = S_usage_error("unknown command '%s'", cmd);
+	free(o.args);
+	return rc;
+}

@@ -1,0 +1,867 @@
+/* submission.c — discovery of NGCC packages: algorithms (algorithm.json), instances (the header
+ * defining ALGORITHM_INSTANCE), implementation versions, library sources and KAT files. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "hashbench.h"
+
+/* ---- growable NULL-terminated string lists ---- */
+
+typedef struct {
+	char **v;
+	size_t n, cap;
+} S_list;
+
+static int S_list_add(S_list *l, char *s)
+{
+	if (!s)
+		return hb_error_set("out of memory");
+	if (l->n + 1 >= l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		char **g = realloc(l->v, cap * sizeof(*g));
+		if (!g) {
+			free(s);
+			return hb_error_set("out of memory");
+		}
+		l->v = g;
+		l->cap = cap;
+	}
+	l->v[l->n++] = s;
+	l->v[l->n] = NULL;
+	return 0;
+}
+
+static void S_strv_free(char **v)
+{
+	size_t i;
+	if (!v)
+		return;
+	for (i = 0; v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static char **S_list_take(S_list *l)
+{
+	char **v = l->v;
+	if (!v)
+		v = calloc(1, sizeof(*v));
+	l->v = NULL;
+	l->n = l->cap = 0;
+	return v;
+}
+
+static int S_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static const char *S_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static char *S_dirname(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? strndup(path, (size_t)(s - path)) : hb_strdup(".");
+}
+
+/* Every regular file below dir, sorted; symbolic links to folders are not followed. */
+static int S_walk(S_list *out, const char *dir, int depth)
+{
+	DIR *d;
+	struct dirent *de;
+	S_list names = { 0 };
+	size_t i;
+	int rc = 0;
+
+	if (depth > 16)
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return hb_error_set("%s: %s", dir, strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if ((rc = S_list_add(&names, hb_path_join(dir, de->d_name))) != 0)
+			break;
+	}
+	closedir(d);
+	if (names.n)
+		qsort(names.v, names.n, sizeof(char *), S_cmp_str);
+	for (i = 0; i < names.n && rc == 0; i++) {
+		struct stat st;
+		if (lstat(names.v[i], &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			rc = S_walk(out, names.v[i], depth + 1);
+		else if (S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && hb_is_file(names.v[i])))
+			rc = S_list_add(out, hb_strdup(names.v[i]));
+	}
+	S_strv_free(S_list_take(&names));
+	return rc;
+}
+
+static void S_warn(hb_catalog *cat, char *msg)
+{
+	S_list l = { cat->warnings, 0, 0 };
+	if (!msg)
+		return;
+	if (l.v)
+		while (l.v[l.n])
+			l.n++;
+	l.cap = l.n + 1;
+	S_list_add(&l, msg);
+	cat->warnings = l.v;
+}
+
+/* ---- reading C sources ---- */
+
+/* A copy with comments, string and character literals blanked, so scans see only code. */
+static char *S_code_only(const char *src, size_t len)
+{
+	char *out = malloc(len + 1);
+	size_t i = 0;
+	if (!out)
+		return NULL;
+	memcpy(out, src, len);
+	out[len] = 0;
+	while (i < len) {
+		if (out[i] == '/' && i + 1 < len && out[i + 1] == '*') {
+			size_t j = i + 2;
+			while (j + 1 < len && !(out[j] == '*' && out[j + 1] == '/'))
+				j++;
+			j = j + 2 < len ? j + 2 : len;
+			while (i < j) {
+				if (out[i] != '\n')
+					out[i] = ' ';
+				i++;
+			}
+		} else if (out[i] == '/' && i + 1 < len && out[i + 1] == '/') {
+			while (i < len && out[i] != '\n')
+				out[i++] = ' ';
+		} else if (out[i] == '"' || out[i] == '\'') {
+			char q = out[i++];
+			while (i < len && out[i] != q && out[i] != '\n') {
+				if (out[i] == '\\' && i + 1 < len)
+					out[i++] = ' ';
+				out[i++] = ' ';
+			}
+			i++;
+		} else {
+			i++;
+		}
+	}
+	return out;
+}
+
+static int S_is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Does the code define a function called main (`main (…) {`)? */
+static int S_defines_main(const char *code)
+{
+	const char *p = code;
+	while ((p = strstr(p, "main")) != NULL) {
+		const char *q = p + 4;
+		int depth = 0;
+		if ((p > code && S_is_ident(p[-1])) || S_is_ident(*q)) {
+			p = q;
+			continue;
+		}
+		while (isspace((unsigned char)*q))
+			q++;
+		if (*q == '(') {
+			for (; *q; q++) {
+				if (*q == '(')
+					depth++;
+				else if (*q == ')' && --depth == 0)
+					break;
+			}
+			if (*q == ')') {
+				q++;
+				while (isspace((unsigned char)*q))
+					q++;
+				if (*q == '{')
+					return 1;
+			}
+		}
+		p += 4;
+	}
+	return 0;
+}
+
+/* Value of `#define NAME value` in a header (original text, comments ignored). */
+static char *S_define_value(const char *code, const char *src, const char *name)
+{
+	const char *p = code;
+	size_t n = strlen(name);
+	while ((p = strstr(p, "define")) != NULL) {
+		const char *h = p, *q = p + 6, *start, *end;
+		while (h > code && (h[-1] == ' ' || h[-1] == '\t'))
+			h--;
+		if (h == code || h[-1] != '#') {
+			p += 6;
+			continue;
+		}
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, name, n) != 0 || S_is_ident(q[n])) {
+			p += 6;
+			continue;
+		}
+		q += n;
+		/* value from the original text, so string literals survive */
+		start = src + (q - code);
+		while (*start == ' ' || *start == '\t')
+			start++;
+		end = start;
+		while (*end && *end != '\n' && !(end[0] == '/' && (end[1] == '/' || end[1] == '*')))
+			end++;
+		while (end > start && isspace((unsigned char)end[-1]))
+			end--;
+		return strndup(start, (size_t)(end - start));
+	}
+	return NULL;
+}
+
+static int S_valid_instance_name(const char *s)
+{
+	size_t i, n = strlen(s);
+	if (n == 0 || n > 64)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_')
+			return 0;
+	return 1;
+}
+
+/* ---- the instance header and folder ---- */
+
+typedef struct {
+	char *name;
+	int digest_bits;
+} S_header_info;
+
+/* 1 when the file defines ALGORITHM_INSTANCE, 0 when not, <0 on a malformed definition. */
+static int S_read_header(S_header_info *info, const char *path)
+{
+	hb_buf buf;
+	char *code = NULL, *inst = NULL, *bits = NULL, *p;
+	long v;
+	int rc = 0;
+
+	memset(info, 0, sizeof(*info));
+	if (hb_file_read(&buf, path) != 0)
+		return HB_ERROR;
+	if (!strstr((char *)buf.data, "ALGORITHM_INSTANCE"))
+		goto out;
+	code = S_code_only((char *)buf.data, buf.len);
+	if (!code) {
+		rc = hb_error_set("out of memory");
+		goto out;
+	}
+	inst = S_define_value(code, (char *)buf.data, "ALGORITHM_INSTANCE");
+	if (!inst)
+		goto out;
+	if (inst[0] != '"' || strlen(inst) < 2 || inst[strlen(inst) - 1] != '"') {
+		rc = hb_error_set("%s: ALGORITHM_INSTANCE is not a string literal: %s", path, inst);
+		goto out;
+	}
+	{
+		size_t len = strlen(inst);
+		memmove(inst, inst + 1, len - 2);
+		inst[len - 2] = 0;
+	}
+	if (!S_valid_instance_name(inst)) {
+		rc = hb_error_set("%s: ALGORITHM_INSTANCE \"%s\" must be 1 to 64 letters, digits, "
+			"'-' or '_'", path, inst);
+		goto out;
+	}
+	bits = S_define_value(code, (char *)buf.data, "DIGEST_BIT_LENGTH");
+	if (!bits) {
+		rc = hb_error_set("%s: defines ALGORITHM_INSTANCE but not DIGEST_BIT_LENGTH", path);
+		goto out;
+	}
+	for (p = bits; *p == '(' || *p == ' '; p++)
+		;
+	errno = 0;
+	v = strtol(p, &p, 10);
+	while (*p == 'u' || *p == 'U' || *p == 'l' || *p == 'L' || *p == ')' || *p == ' ')
+		p++;
+	if (errno || *p || v <= 0 || v > (1L << 24)) {
+		rc = hb_error_set("%s: DIGEST_BIT_LENGTH is not a positive number of bits: %s",
+			path, bits);
+		goto out;
+	}
+	info->name = inst;
+	info->digest_bits = (int)v;
+	inst = NULL;
+	rc = 1;
+out:
+	free(inst);
+	free(bits);
+	free(code);
+	hb_buf_free(&buf);
+	return rc;
+}
+
+/* "Reference_Implementation" → "reference"; folders between it and the instance folder are
+ * appended ("optimized-avx2") so two builds of one instance stay apart. */
+static char *S_impl_from_path(char **out_version_folder, const char *instance_dir)
+{
+	char *copy = hb_strdup(instance_dir), *parts[64], *tok, *save = NULL, *impl = NULL;
+	int n = 0, i, v = -1;
+
+	*out_version_folder = NULL;
+	for (tok = strtok_r(copy, "/", &save); tok && n < 64; tok = strtok_r(NULL, "/", &save))
+		parts[n++] = tok;
+	for (i = n - 1; i >= 0; i--) {
+		size_t len = strlen(parts[i]);
+		if (len > 15 && strcasecmp(parts[i] + len - 15, "_Implementation") == 0) {
+			v = i;
+			break;
+		}
+	}
+	if (v < 0) {
+		free(copy);
+		return hb_strdup("reference");
+	}
+	*out_version_folder = hb_strdup(parts[v]);
+	impl = strndup(parts[v], strlen(parts[v]) - 15);
+	for (i = v + 1; i < n - 1; i++) {
+		char *longer = hb_sprintf("%s-%s", impl, parts[i]);
+		free(impl);
+		impl = longer;
+	}
+	for (tok = impl; tok && *tok; tok++)
+		*tok = (char)tolower((unsigned char)*tok);
+	free(copy);
+	return impl;
+}
+
+static int S_is_c_file(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 2 && strcmp(path + n - 2, ".c") == 0;
+}
+
+/* Sources of an instance folder: its C files minus programs, the DRNG and included files. */
+static int S_discover_sources(S_list *out, const char *dir)
+{
+	S_list files = { 0 }, included = { 0 };
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t i, j;
+	int rc = 0;
+
+	if (!d)
+		return hb_error_set("%s: %s", dir, strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+		if (de->d_name[0] == '.' || n < 3)
+			continue;
+		if (strcmp(de->d_name + n - 2, ".c") == 0 || strcmp(de->d_name + n - 2, ".h") == 0)
+			if ((rc = S_list_add(&files, hb_path_join(dir, de->d_name))) != 0)
+				break;
+	}
+	closedir(d);
+	if (files.n)
+		qsort(files.v, files.n, sizeof(char *), S_cmp_str);
+	/* collect `#include "x.c"` targets first */
+	for (i = 0; i < files.n && rc == 0; i++) {
+		hb_buf buf;
+		const char *p;
+		if (hb_file_read(&buf, files.v[i]) != 0)
+			continue;
+		for (p = (char *)buf.data; (p = strstr(p, "#include")) != NULL; p += 8) {
+			const char *q = p + 8, *e;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q != '"')
+				continue;
+			e = strchr(q + 1, '"');
+			if (e && e - q > 2 && strncmp(e - 2, ".c", 2) == 0)
+				S_list_add(&included, strndup(q + 1, (size_t)(e - q - 1)));
+		}
+		hb_buf_free(&buf);
+	}
+	for (i = 0; i < files.n && rc == 0; i++) {
+		const char *base = S_base(files.v[i]);
+		hb_buf buf;
+		char *code;
+		int skip = !S_is_c_file(files.v[i]) || strcasecmp(base, "drng.c") == 0;
+
+		for (j = 0; j < included.n && !skip; j++)
+			if (strcmp(S_base(included.v[j]), base) == 0)
+				skip = 1;
+		if (skip)
+			continue;
+		if ((rc = hb_file_read(&buf, files.v[i])) != 0)
+			break;
+		code = S_code_only((char *)buf.data, buf.len);
+		skip = !code || S_defines_main(code);
+		free(code);
+		hb_buf_free(&buf);
+		if (!skip)
+			rc = S_list_add(out, hb_strdup(files.v[i]));
+	}
+	S_strv_free(S_list_take(&files));
+	S_strv_free(S_list_take(&included));
+	return rc;
+}
+
+/* ---- algorithm.json ---- */
+
+static int S_json_strings(S_list *out, json_t *arr, const char *base_dir, const char *json_path,
+	const char *field)
+{
+	size_t i;
+	json_t *v;
+	if (!json_is_array(arr))
+		return hb_error_set("%s: %s: expected an array of strings", json_path, field);
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v))
+			return hb_error_set("%s: %s[%zu]: expected a string", json_path, field, i);
+		if (S_list_add(out, base_dir ? hb_path_join(base_dir, json_string_value(v)) :
+				hb_strdup(json_string_value(v))) != 0)
+			return HB_ERROR;
+	}
+	return 0;
+}
+
+static int S_apply_override(hb_instance *inst, S_list *sources, S_list *incs, S_list *flags,
+	json_t *ov, const hb_algorithm *alg, const char *key)
+{
+	static const char *known[] = { "sources", "extra_sources", "exclude", "include_dirs",
+		"cflags", "profile", NULL };
+	const char *k;
+	json_t *v;
+	char field[256];
+	size_t i;
+
+	if (!json_is_object(ov))
+		return hb_error_set("%s: build.%s: expected an object", alg->json_path, key);
+	json_object_foreach(ov, k, v) {
+		for (i = 0; known[i] && strcmp(known[i], k) != 0; i++)
+			;
+		if (!known[i])
+			return hb_error_set("%s: build.%s.%s: unknown field (known: sources, "
+				"extra_sources, exclude, include_dirs, cflags, profile)",
+				alg->json_path, key, k);
+	}
+	if ((v = json_object_get(ov, "sources")) != NULL) {
+		S_strv_free(S_list_take(sources));
+		snprintf(field, sizeof(field), "build.%s.sources", key);
+		if (S_json_strings(sources, v, alg->dir, alg->json_path, field) != 0)
+			return HB_ERROR;
+	}
+	if ((v = json_object_get(ov, "extra_sources")) != NULL) {
+		snprintf(field, sizeof(field), "build.%s.extra_sources", key);
+		if (S_json_strings(sources, v, alg->dir, alg->json_path, field) != 0)
+			return HB_ERROR;
+	}
+	if ((v = json_object_get(ov, "exclude")) != NULL) {
+		S_list ex = { 0 };
+		size_t j, w;
+		snprintf(field, sizeof(field), "build.%s.exclude", key);
+		if (S_json_strings(&ex, v, NULL, alg->json_path, field) != 0) {
+			S_strv_free(S_list_take(&ex));
+			return HB_ERROR;
+		}
+		for (i = 0, w = 0; i < sources->n; i++) {
+			int drop = 0;
+			for (j = 0; j < ex.n; j++)
+				if (strcmp(S_base(sources->v[i]), ex.v[j]) == 0)
+					drop = 1;
+			if (drop)
+				free(sources->v[i]);
+			else
+				sources->v[w++] = sources->v[i];
+		}
+		sources->n = w;
+		if (sources->v)
+			sources->v[w] = NULL;
+		S_strv_free(S_list_take(&ex));
+	}
+	if ((v = json_object_get(ov, "include_dirs")) != NULL) {
+		snprintf(field, sizeof(field), "build.%s.include_dirs", key);
+		if (S_json_strings(incs, v, alg->dir, alg->json_path, field) != 0)
+			return HB_ERROR;
+	}
+	if ((v = json_object_get(ov, "cflags")) != NULL) {
+		snprintf(field, sizeof(field), "build.%s.cflags", key);
+		if (S_json_strings(flags, v, NULL, alg->json_path, field) != 0)
+			return HB_ERROR;
+	}
+	if ((v = json_object_get(ov, "profile")) != NULL) {
+		if (!json_is_string(v))
+			return hb_error_set("%s: build.%s.profile: expected a string", alg->json_path, key);
+		free(inst->profile);
+		inst->profile = hb_strdup(json_string_value(v));
+	}
+	return 0;
+}
+
+static int S_instance_build(hb_instance *inst, const hb_algorithm *alg, json_t *build)
+{
+	S_list sources = { 0 }, incs = { 0 }, flags = { 0 };
+	char *keys[3];
+	int i, rc;
+
+	keys[0] = hb_strdup("*");
+	keys[1] = hb_strdup(inst->name);
+	keys[2] = hb_sprintf("%s:%s", inst->name, inst->impl);
+	rc = S_discover_sources(&sources, inst->dir);
+	if (rc == 0)
+		rc = S_list_add(&incs, hb_strdup(inst->dir));
+	for (i = 0; i < 3 && rc == 0; i++) {
+		json_t *ov = build ? json_object_get(build, keys[i]) : NULL;
+		if (ov)
+			rc = S_apply_override(inst, &sources, &incs, &flags, ov, alg, keys[i]);
+	}
+	for (i = 0; i < 3; i++)
+		free(keys[i]);
+	if (rc == 0 && sources.n == 0)
+		rc = hb_error_set("%s: no C sources for %s (set build.%s.sources in %s)",
+			inst->dir, inst->name, inst->name, alg->json_path);
+	inst->sources = S_list_take(&sources);
+	inst->include_dirs = S_list_take(&incs);
+	inst->extra_cflags = S_list_take(&flags);
+	return rc;
+}
+
+/* Submitted KAT files: KAT_<set>_<instance>.txt[.gz] anywhere in the package, the copy
+ * nearest to the instance folder first; kat.sha256 lines for the sets without a file. */
+static void S_find_kat(hb_instance *inst, char **files)
+{
+	size_t i;
+	int s;
+	for (s = 0; s < HB_KAT_NSETS; s++) {
+		char *want = hb_sprintf("KAT_%s_%s.txt", hb_kat_set_name(s), inst->name);
+		char *want_gz = hb_sprintf("%s.gz", want);
+		size_t best_score = 0;
+		for (i = 0; files[i]; i++) {
+			const char *base = S_base(files[i]);
+			size_t score;
+			if (strcmp(base, want) != 0 && strcmp(base, want_gz) != 0)
+				continue;
+			score = strncmp(files[i], inst->dir, strlen(inst->dir)) == 0 ? 3 : 1;
+			if (score > best_score) {
+				free(inst->kat_files[s]);
+				inst->kat_files[s] = hb_strdup(files[i]);
+				best_score = score;
+			}
+		}
+		for (i = 0; files[i] && !inst->kat_files[s] && !inst->kat_manifest[s]; i++) {
+			hb_buf buf;
+			char *line, *save = NULL;
+			if (strcmp(S_base(files[i]), "kat.sha256") != 0 || hb_file_read(&buf, files[i]) != 0)
+				continue;
+			for (line = strtok_r((char *)buf.data, "\n", &save); line;
+				line = strtok_r(NULL, "\n", &save)) {
+				char hex[65], name[512];
+				if (sscanf(line, "%64[0-9a-fA-F] %*[ *]%511s", hex, name) == 2 &&
+					strlen(hex) == 64 && strcmp(S_base(name), want) == 0) {
+					inst->kat_manifest[s] = hb_strdup(hex);
+					inst->kat_manifest_file[s] = hb_strdup(files[i]);
+					break;
+				}
+			}
+			hb_buf_free(&buf);
+		}
+		free(want);
+		free(want_gz);
+	}
+}
+
+static void S_instance_clear(hb_instance *inst)
+{
+	int s;
+	free(inst->name);
+	free(inst->impl);
+	free(inst->version_folder);
+	free(inst->dir);
+	free(inst->header);
+	free(inst->profile);
+	S_strv_free(inst->sources);
+	S_strv_free(inst->include_dirs);
+	S_strv_free(inst->extra_cflags);
+	for (s = 0; s < HB_KAT_NSETS; s++) {
+		free(inst->kat_files[s]);
+		free(inst->kat_manifest[s]);
+		free(inst->kat_manifest_file[s]);
+	}
+}
+
+static int S_valid_id(const char *s)
+{
+	size_t i, n = strlen(s);
+	if (n == 0 || n > 64)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+			return 0;
+	return s[0] != '.';
+}
+
+static int S_cmp_instance(const void *a, const void *b)
+{
+	const hb_instance *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->impl, y->impl);
+}
+
+static int S_load_algorithm(hb_catalog *cat, hb_algorithm *alg, const char *dir)
+{
+	json_error_t jerr;
+	json_t *root = NULL, *v, *build;
+	S_list files = { 0 };
+	char **filev = NULL;
+	hb_buf text;
+	size_t i;
+	int rc = 0;
+
+	memset(alg, 0, sizeof(*alg));
+	alg->dir = hb_strdup(dir);
+	alg->json_path = hb_path_join(dir, "algorithm.json");
+	if (hb_file_read(&text, alg->json_path) != 0)
+		return HB_ERROR;
+	alg->json_text = (char *)text.data;
+	root = json_loadb(alg->json_text, text.len, 0, &jerr);
+	if (!root)
+		return hb_error_set("%s:%d: %s", alg->json_path, jerr.line, jerr.text);
+	if (!json_is_object(root)) {
+		rc = hb_error_set("%s: expected a JSON object", alg->json_path);
+		goto out;
+	}
+	v = json_object_get(root, "id");
+	if (!json_is_string(v) || !S_valid_id(json_string_value(v))) {
+		rc = hb_error_set("%s: id: expected a string of letters, digits, '-', '_' or '.'",
+			alg->json_path);
+		goto out;
+	}
+	alg->id = hb_strdup(json_string_value(v));
+	v = json_object_get(root, "name");
+	if (!json_is_string(v)) {
+		rc = hb_error_set("%s: name: expected a string", alg->json_path);
+		goto out;
+	}
+	alg->name = hb_strdup(json_string_value(v));
+	build = json_object_get(root, "build");
+	if (build && !json_is_object(build)) {
+		rc = hb_error_set("%s: build: expected an object", alg->json_path);
+		goto out;
+	}
+	if ((rc = S_walk(&files, dir, 0)) != 0)
+		goto out;
+	filev = S_list_take(&files);
+	for (i = 0; filev[i]; i++) {
+		S_header_info info;
+		hb_instance *inst, *grown;
+		size_t n = strlen(filev[i]), k;
+		int hr, dup = 0;
+
+		if (n < 3 || strcmp(filev[i] + n - 2, ".h") != 0)
+			continue;
+		hr = S_read_header(&info, filev[i]);
+		if (hr < 0) {
+			S_warn(cat, hb_sprintf("%s (skipped)", hb_error_last()));
+			continue;
+		}
+		if (hr == 0)
+			continue;
+		grown = realloc(alg->instances, (alg->ninstances + 1) * sizeof(*grown));
+		if (!grown) {
+			free(info.name);
+			rc = hb_error_set("out of memory");
+			goto out;
+		}
+		alg->instances = grown;
+		inst = &alg->instances[alg->ninstances];
+		memset(inst, 0, sizeof(*inst));
+		inst->name = info.name;
+		inst->digest_bits = info.digest_bits;
+		inst->header = hb_strdup(filev[i]);
+		inst->dir = S_dirname(filev[i]);
+		inst->impl = S_impl_from_path(&inst->version_folder, inst->dir);
+		for (k = 0; k < alg->ninstances; k++)
+			if (strcmp(alg->instances[k].name, inst->name) == 0 &&
+				strcmp(alg->instances[k].impl, inst->impl) == 0)
+				dup = 1;
+		if (dup) {
+			S_warn(cat, hb_sprintf("%s: instance %s (%s) is already defined in %s; "
+				"this copy is ignored", filev[i], inst->name, inst->impl, inst->dir));
+			S_instance_clear(inst);
+			continue;
+		}
+		inst->profile = hb_strdup(inst->impl);
+		alg->ninstances++;
+		if (S_instance_build(inst, alg, build) != 0) {
+			rc = HB_ERROR;
+			goto out;
+		}
+		S_find_kat(inst, filev);
+	}
+	if (alg->ninstances == 0)
+		S_warn(cat, hb_sprintf("%s: no header defining ALGORITHM_INSTANCE below %s",
+			alg->json_path, dir));
+	qsort(alg->instances, alg->ninstances, sizeof(hb_instance), S_cmp_instance);
+	for (i = 0; i < alg->ninstances; i++)
+		alg->instances[i].algorithm = alg;
+out:
+	S_strv_free(filev);
+	json_decref(root);
+	return rc;
+}
+
+static void S_algorithm_clear(hb_algorithm *alg)
+{
+	size_t i;
+	for (i = 0; i < alg->ninstances; i++)
+		S_instance_clear(&alg->instances[i]);
+	free(alg->instances);
+	free(alg->id);
+	free(alg->name);
+	free(alg->dir);
+	free(alg->json_path);
+	free(alg->json_text);
+}
+
+void hb_catalog_free(hb_catalog *cat)
+{
+	size_t i;
+	if (!cat)
+		return;
+	for (i = 0; i < cat->nalgorithms; i++)
+		S_algorithm_clear(&cat->algorithms[i]);
+	free(cat->algorithms);
+	S_strv_free(cat->warnings);
+	free(cat);
+}
+
+static int S_cmp_alg(const void *a, const void *b)
+{
+	return strcmp(((const hb_algorithm *)a)->id, ((const hb_algorithm *)b)->id);
+}
+
+int hb_catalog_load(hb_catalog **out, const char *dir)
+{
+	hb_catalog *cat;
+	S_list dirs = { 0 };
+	DIR *d;
+	struct dirent *de;
+	size_t i, k;
+	int rc = 0;
+
+	*out = NULL;
+	if (!hb_is_dir(dir))
+		return hb_error_set("%s: no such folder of submissions", dir);
+	cat = calloc(1, sizeof(*cat));
+	if (!cat)
+		return hb_error_set("out of memory");
+	{
+		char *own = hb_path_join(dir, "algorithm.json");
+		if (hb_is_file(own))
+			rc = S_list_add(&dirs, hb_strdup(dir));
+		free(own);
+	}
+	if (dirs.n == 0) {
+		d = opendir(dir);
+		if (!d) {
+			hb_catalog_free(cat);
+			return hb_error_set("%s: %s", dir, strerror(errno));
+		}
+		while ((de = readdir(d)) != NULL && rc == 0) {
+			char *sub, *json;
+			if (de->d_name[0] == '.')
+				continue;
+			sub = hb_path_join(dir, de->d_name);
+			json = hb_path_join(sub, "algorithm.json");
+			if (hb_is_file(json))
+				rc = S_list_add(&dirs, sub);
+			else
+				free(sub);
+			free(json);
+		}
+		closedir(d);
+	}
+	if (rc == 0 && dirs.n == 0)
+		rc = hb_error_set("%s: no algorithm.json in it or in its sub-folders", dir);
+	if (rc == 0) {
+		cat->algorithms = calloc(dirs.n, sizeof(hb_algorithm));
+		if (!cat->algorithms)
+			rc = hb_error_set("out of memory");
+	}
+	for (i = 0; i < dirs.n && rc == 0; i++) {
+		rc = S_load_algorithm(cat, &cat->algorithms[i], dirs.v[i]);
+		cat->nalgorithms++;
+	}
+	S_strv_free(S_list_take(&dirs));
+	if (rc == 0) {
+		qsort(cat->algorithms, cat->nalgorithms, sizeof(hb_algorithm), S_cmp_alg);
+		for (i = 0; i < cat->nalgorithms; i++)
+			for (k = 0; k < cat->algorithms[i].ninstances; k++)
+				cat->algorithms[i].instances[k].algorithm = &cat->algorithms[i];
+		for (i = 1; i < cat->nalgorithms && rc == 0; i++)
+			if (strcmp(cat->algorithms[i - 1].id, cat->algorithms[i].id) == 0)
+				rc = hb_error_set("%s: id \"%s\" is also used by %s",
+					cat->algorithms[i].json_path, cat->algorithms[i].id,
+					cat->algorithms[i - 1].json_path);
+	}
+	if (rc != 0) {
+		hb_catalog_free(cat);
+		return rc;
+	}
+	*out = cat;
+	return 0;
+}
+
+int hb_catalog_find(const hb_instance **out, const hb_catalog *cat, const char *spec)
+{
+	const char *colon = strrchr(spec, ':');
+	char *name = colon ? strndup(spec, (size_t)(colon - spec)) : hb_strdup(spec);
+	const char *impl = colon ? colon + 1 : "reference";
+	size_t i, k;
+	int seen_name = 0;
+
+	*out = NULL;
+	for (i = 0; i < cat->nalgorithms; i++) {
+		for (k = 0; k < cat->algorithms[i].ninstances; k++) {
+			const hb_instance *inst = &cat->algorithms[i].instances[k];
+			if (strcmp(inst->name, name) != 0)
+				continue;
+			seen_name = 1;
+			if (strcmp(inst->impl, impl) == 0) {
+				*out = inst;
+				free(name);
+				return 0;
+			}
+		}
+	}
+	if (seen_name)
+		hb_error_set("%s: no implementation '%s' of this instance (see hashbench list)",
+			name, impl);
+	else
+		hb_error_set("%s: unknown instance (see hashbench list)", name);
+	free(name);
+	return HB_ENOTFOUND;
+}
+
+char *hb_instance_stem(const hb_instance *inst)
+{
+	if (strcmp(inst->impl, "reference") == 0)
+		return hb_strdup(inst->name);
+	return hb_sprintf("%s.%s", inst->name, inst->impl);
+}

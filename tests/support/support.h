@@ -1,0 +1,37 @@
+/* support.h — what every hashbench test shares: paths, the baselines as loaded libraries and
+ * running the CLI as a user does. */
+#ifndef HBT_SUPPORT_H
+#define HBT_SUPPORT_H
+
+#include <criterion/criterion.h>
+
+#include "hashbench.h"
+
+/* ../shared beside the repository, or NULL when this clone has none. */
+const char *hbt_shared(void);
+/* Skip the current test with a visible message when ../shared is absent. */
+#define HBT_REQUIRE_SHARED()                                                            \
+	do {                                                                                \
+		if (!hbt_shared())                                                              \
+			cr_skip_test("../shared is not beside this clone: official vectors skipped"); \
+	} while (0)
+
+/* Path under ../shared (caller frees). */
+char *hbt_shared_path(const char *rel);
+
+/* The bundled baselines, built once per test process. */
+const hb_catalog *hbt_catalog(void);
+const hb_instance *hbt_instance(const char *spec);
+/* Built and loaded library of a baseline instance; asserts on failure. */
+const hb_impl *hbt_impl(const char *spec);
+const char *hbt_library(const char *spec);
+
+/* Run build/bin/hashbench with args (NULL-terminated, without argv[0]); stdin from a string
+ * (NULL: /dev/null). Returns the exit status; *out and *err get stdout and stderr. */
+int hbt_cli(char **out, char **err, const char *stdin_data, const char *const args[]);
+
+/* A fresh empty folder under the test work folder (caller frees). */
+char *hbt_tmpdir(const char *name);
+void hbt_write(const char *path, const void *data, size_t len);
+
+#endif
