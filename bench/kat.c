@@ -245,8 +245,6 @@ int hb_kat_generate(const hb_impl *impl, const char *instance, int digest_bits,
 		rc = hb_error_set("out of memory writing KAT_%s", hb_kat_set_name(set));
 	if (rc == 0)
 		rc = hb_file_write_atomic(path, t.data ? t.data : "", t.len);
-	else
-		hb_error_prefix("KAT_%s_%s: ", hb_kat_set_name(set), instance);
 	free(t.data);
 	return rc;
 }
@@ -514,7 +512,7 @@ static int S_check_one(hb_kat_file_result *fr, const hb_instance *inst, const ch
 		} else {
 			fr->result = "PASS";
 			fr->entries = entries;
-			fr->detail = hb_sprintf("%zu entries identical", entries);
+			fr->detail = hb_sprintf("%zu %s identical", entries, entries == 1 ? "entry" : "entries");
 		}
 	} else {
 		const char *want = inst->kat_manifest[set];

@@ -402,7 +402,13 @@ static int S_check_instance(const S_opts *o, const hb_instance *inst)
 	int s, ok = 0;
 
 	if (hb_build(&build, inst, o->profiles, o->work) != 0) {
-		printf("%s (%s): ERROR: %s\n", inst->name, inst->impl, hb_error_last());
+		/* the build's message starts with "name (impl): "; print it once */
+		const char *msg = hb_error_last();
+		char *prefix = hb_sprintf("%s (%s): ", inst->name, inst->impl);
+		if (strncmp(msg, prefix, strlen(prefix)) == 0)
+			msg += strlen(prefix);
+		printf("%s (%s): ERROR: %s\n", inst->name, inst->impl, msg);
+		free(prefix);
 		goto out;
 	}
 	if (hb_kat_check(&rep, inst, build->library, o->sets, dir, NULL) != 0) {

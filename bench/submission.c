@@ -571,9 +571,18 @@ static void S_find_kat(hb_instance *inst, char **files)
 				continue;
 			for (line = strtok_r((char *)buf.data, "\n", &save); line;
 				line = strtok_r(NULL, "\n", &save)) {
-				char hex[65], name[512];
-				if (sscanf(line, "%64[0-9a-fA-F] %*[ *]%511s", hex, name) == 2 &&
-					strlen(hex) == 64 && strcmp(S_base(name), want) == 0) {
+				/* sha256sum format: 64 hex digits, a space, ' ' or '*' (binary), the name */
+				char hex[65], *name = line + 64;
+				size_t end;
+				if (strspn(line, "0123456789abcdefABCDEF") != 64 || *name != ' ')
+					continue;
+				name += (name[1] == ' ' || name[1] == '*') ? 2 : 1;
+				end = strlen(name);
+				while (end > 0 && (name[end - 1] == '\r' || name[end - 1] == ' '))
+					name[--end] = 0;
+				memcpy(hex, line, 64);
+				hex[64] = 0;
+				if (strcmp(S_base(name), want) == 0) {
 					inst->kat_manifest[s] = hb_strdup(hex);
 					inst->kat_manifest_file[s] = hb_strdup(files[i]);
 					break;
@@ -620,6 +629,10 @@ static int S_cmp_instance(const void *a, const void *b)
 {
 	const hb_instance *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	/* the reference implementation first, the others by name */
+	c = (strcmp(y->impl, "reference") == 0) - (strcmp(x->impl, "reference") == 0);
 	return c ? c : strcmp(x->impl, y->impl);
 }
 
