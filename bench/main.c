@@ -283,8 +283,12 @@ static int S_digest_child(void *arg)
 				in.data[msg_bits / 8] &= (unsigned char)(0xff << (8 - msg_bits % 8));
 		}
 		if (hb_impl_hash(impl, bits, in.data, msg_bits, digest) != 0) {
-			fprintf(stderr, "hashbench: %s: %s: %s\n", job->inst->name,
-				strcmp(files[i], "-") ? files[i] : "standard input", hb_error_last());
+			if (o->length)
+				fprintf(stderr, "hashbench: --length %ld: %s refused a %ld-bit output: %s\n",
+					o->length, job->inst->name, o->length, hb_error_last());
+			else
+				fprintf(stderr, "hashbench: %s: %s: %s\n", job->inst->name,
+					strcmp(files[i], "-") ? files[i] : "standard input", hb_error_last());
 			hb_buf_free(&in);
 			failed = 1;
 			continue;
