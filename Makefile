@@ -5,6 +5,8 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libcmark-dev libxml2-dev zlib1g-dev \
 	libjansson-dev libssl-dev libcriterion-dev openssl
+# The name of this machine's evidence: architecture and host name, e.g. x86_64-lab3.
+SYSTEM ?= $(shell echo "$$(uname -m)-$$(hostname -s 2>/dev/null || echo host)" | tr -c 'A-Za-z0-9_.\n-' '-')
 CMAKE_FLAGS = -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DHB_WERROR=$(if $(CI),ON,OFF)
 
 .PHONY: all build deps test site clean
@@ -37,8 +39,8 @@ test: deps
 
 site: deps
 	@$(MAKE) --no-print-directory build
-	@echo "make site: built $(BUILD)/bin/hashbench and $(BUILD)/bin/hashgen."
-	@echo "make site: the campaign (hashbench run) and the page renderer (hashgen) are not built yet; no site was rendered."
+	$(BUILD)/bin/hashbench run --system $(SYSTEM) --profile quick --data data $(if $(FRESH),--fresh)
+	@echo "make site: evidence of system $(SYSTEM) is in data/$(SYSTEM)/; the page renderer (hashgen) is not built yet, so no site was rendered."
 
 clean:
 	rm -rf $(BUILD)

@@ -377,7 +377,8 @@ int hb_run_capture(char **out_output, char *const argv[], unsigned timeout_s)
 			waitpid(pid, &status, 0);
 			close(pipefd[0]);
 			free(text);
-			return hb_error_set("%s: no result after %u s, stopped", argv[0], timeout_s);
+			hb_error_set("%s: no result after %u s, stopped", argv[0], timeout_s);
+			return HB_ETIMEOUT;
 		}
 		if (poll(&pfd, 1, (int)(left_ms > 1000 ? 1000 : left_ms)) <= 0)
 			continue;

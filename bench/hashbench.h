@@ -13,6 +13,7 @@
 
 #define HB_ERROR (-1)
 #define HB_ENOTFOUND (-2)
+#define HB_ETIMEOUT (-3)
 
 int hb_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prefix the stored message with context ("file: " + old message). */
@@ -46,7 +47,8 @@ char *hb_strdup(const char *s);
 char *hb_path_join(const char *a, const char *b);
 char *hb_sprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Run argv with stdout+stderr captured (NUL-terminated, caller frees *out_output);
- * returns the exit status (0..255), 128+signal, or a negative hb error. */
+ * returns the exit status (0..255), 128+signal, HB_ETIMEOUT after timeout_s (the child is
+ * killed), or another negative hb error. */
 int hb_run_capture(char **out_output, char *const argv[], unsigned timeout_s);
 
 /* ---- the ICCS deterministic random generator (drng.c): SM3 Hash_DRBG, seedlen 440 ---- */
@@ -110,6 +112,9 @@ char *hb_instance_stem(const hb_instance *inst);
 const char *hb_kat_set_name(hb_kat_set set); /* "2_12", …, "Loop" */
 /* Parse "2_12,2_23,loop" into a mask of (1 << set). */
 int hb_kat_sets_parse(unsigned *out_mask, const char *list);
+
+/* Sum of the PT_LOAD memory sizes of an ELF file (elfsize.c). */
+int hb_elf_load_size(unsigned long long *out, const char *path);
 
 /* ---- building (build.c) ---- */
 
@@ -175,9 +180,72 @@ int hb_kat_compare(const char *expected, size_t expected_len, const char *got, s
 /* sha256 of the normalised form (CR and trailing blanks removed, empty lines dropped). */
 void hb_kat_normalised_sha256(char out_hex[65], const char *text, size_t len);
 /* Regenerate (in a sandboxed child, into work_dir) and check the sets in mask that the
- * submission has files or manifest lines for (mask 0 = all it has). */
+ * submission has files or manifest lines for (mask 0 = all it has). time_limit_s bounds each
+ * generation (0: generous defaults per set). */
 int hb_kat_check(hb_kat_report *out, const hb_instance *inst, const char *library,
-	unsigned mask, const char *work_dir, FILE *log);
+	unsigned mask, const char *work_dir, unsigned time_limit_s, FILE *log);
 void hb_kat_report_clear(hb_kat_report *rep);
+
+/* ---- the machine (envinfo.c) ---- */
+
+/* What system.json says about the machine. Strings are NULL and numbers -1 when a value cannot
+ * be read: never a guess. */
+typedef struct {
+	char *arch;          /* "x86_64" or "aarch64" (from the tree, not from this process) */
+	char *processor;     /* model name; on AArch64 mapped from implementer/part numbers */
+	char *machine;       /* DMI or device-tree name; NULL when the firmware gives none */
+	int cpu;             /* the CPU the campaign pins to */
+	char *governor;      /* cpufreq governor of that CPU */
+	long long min_khz, max_khz, cur_khz;
+	char *boost_name;    /* "boost" (cpufreq/boost) or "turbo" (intel_pstate/no_turbo) */
+	char *boost_state;   /* "on" or "off" */
+	char *smt;           /* "on", "off" or "none" (not supported) */
+	long long memory_mib;
+	char *os;            /* PRETTY_NAME of os-release */
+	char *kernel;        /* kernel release */
+	char *compiler;      /* first line of `<cc> --version` */
+	char *build_tool;    /* first line of `cmake --version` */
+	int virtual_machine; /* 1, 0, or -1 when unknown */
+	char *hypervisor;    /* its name when known (DMI vendor or cpuinfo) */
+	char **warnings;     /* why figures may be unstable; NULL-terminated */
+} hb_env;
+
+/* Read the machine below root ("/" for this one; tests pass recorded trees). cc and cmake are
+ * run for the compiler and build tool only when run_tools is set. */
+int hb_env_read(hb_env **out, const char *root, int cpu, const char *cc, int run_tools);
+void hb_env_free(hb_env *env);
+
+/* ---- the campaign (campaign.c) ---- */
+
+typedef struct {
+	const char *system;       /* name of this machine's evidence folder */
+	const char *profile;      /* "guide" or "quick" */
+	const char *submissions;  /* folder of algorithms */
+	const char *only;         /* comma-separated algorithm ids, or NULL for all */
+	const char *data_dir;     /* evidence root (data/) */
+	int cpu;                  /* CPU to pin to, -1: the last one this process may use */
+	int fresh;                /* start over instead of resuming */
+	int time_failed;          /* time libraries whose KAT check did not pass */
+	unsigned kat_sets;        /* mask of KAT sets; 0: 2_12 and 2_23 */
+	const char *sizes;        /* comma-separated message sizes, or NULL for the profile's */
+	unsigned time_limit_s;    /* per child process; 0: the profile's */
+	const char *work;         /* build and scratch folder */
+	const char *profiles;     /* build profiles file, NULL: bundled */
+	const char *measure_exe;  /* the hashbench-measure driver */
+	const char *env_root;     /* "/" (tests: a recorded tree) */
+	FILE *progress;           /* stderr */
+} hb_campaign_opts;
+
+typedef struct {
+	size_t measured, kept, failed_records, kat_failed, build_failed, unstable;
+} hb_campaign_summary;
+
+/* Run a whole campaign; 0 when it ran to its end (failures of libraries are counted in out,
+ * not returned), negative when it could not run (bad arguments, unwritable data folder). */
+int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o);
+/* SHA256SUMS of every other file under a system's evidence folder. */
+int hb_write_sha256sums(const char *sysdir);
+/* The system.json a campaign with these options would write (caller frees). */
+int hb_campaign_system_json(char **out, const hb_campaign_opts *o);
 
 #endif

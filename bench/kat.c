@@ -471,7 +471,7 @@ static unsigned S_time_limit(hb_kat_set set)
 }
 
 static int S_check_one(hb_kat_file_result *fr, const hb_instance *inst, const char *library,
-	hb_kat_set set, const char *work_dir, FILE *log)
+	hb_kat_set set, const char *work_dir, unsigned time_limit_s, FILE *log)
 {
 	S_gen_job job = { library, inst->name, inst->digest_bits, set, NULL };
 	hb_buf got = { 0 }, exp = { 0 };
@@ -482,7 +482,7 @@ static int S_check_one(hb_kat_file_result *fr, const hb_instance *inst, const ch
 
 	job.path = path;
 	S_logf(log, "regenerating %s with %s\n", fr->name, library);
-	if (hb_sandbox_run(S_gen_child, &job, S_time_limit(set)) != 0 ||
+	if (hb_sandbox_run(S_gen_child, &job, time_limit_s ? time_limit_s : S_time_limit(set)) != 0 ||
 		hb_file_read(&got, path) != 0) {
 		hb_error_prefix("KAT_%s: ", hb_kat_set_name(set));
 		fr->result = "ERROR";
@@ -541,7 +541,7 @@ out:
 }
 
 int hb_kat_check(hb_kat_report *out, const hb_instance *inst, const char *library,
-	unsigned mask, const char *work_dir, FILE *log)
+	unsigned mask, const char *work_dir, unsigned time_limit_s, FILE *log)
 {
 	unsigned have = 0;
 	int s, failed = 0, errored = 0;
@@ -567,7 +567,7 @@ int hb_kat_check(hb_kat_report *out, const hb_instance *inst, const char *librar
 			errored = 1;
 			continue;
 		}
-		if (S_check_one(fr, inst, library, s, work_dir, log) != 0)
+		if (S_check_one(fr, inst, library, s, work_dir, time_limit_s, log) != 0)
 			errored = 1;
 		else if (strcmp(fr->result, "PASS") != 0)
 			failed = 1;

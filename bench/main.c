@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hashbench.h"
 
@@ -30,6 +31,7 @@ typedef struct {
 	long long bits;    /* --bits, -1 = whole input */
 	long length;       /* --length, 0 = DIGEST_BIT_LENGTH */
 	int all;
+	hb_campaign_opts run;
 	char **args;       /* positional arguments */
 	int nargs;
 } S_opts;
@@ -43,8 +45,13 @@ static const char S_usage[] =
 	"        [--bits N] [--length BITS]  hash only the first N bits; XOF output length\n"
 	"  kat-gen INSTANCE[:IMPL] [--sets 2_12,2_23,2_33,loop] [--out DIR]\n"
 	"                                write the ICCS KAT files (default: all four sets)\n"
-	"  kat-check [INSTANCE[:IMPL]] [--sets …]  regenerate and compare with the submitted KAT\n"
-	"                                files (no INSTANCE: every instance)\n"
+	"  kat-check [INSTANCE[:IMPL]] [--sets …] [--time-limit S]  regenerate and compare with\n"
+	"                                the submitted KAT files (no INSTANCE: every instance)\n"
+	"  run --system NAME [--profile guide|quick] [--only ID,...] [--data DIR] [--cpu N]\n"
+	"      [--fresh] [--time-failed] [--sets …] [--sizes N,...] [--time-limit S]\n"
+	"                                the campaign: KAT, timing and memory of every library,\n"
+	"                                evidence under DIR/NAME (default data/), resumable\n"
+	"  env [--cpu N]                 print the system.json a campaign would write\n"
 	"  version                       print the version\n"
 	"\n"
 	"options for every command that names an instance:\n"
@@ -77,6 +84,15 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		{ "bits", required_argument, NULL, 'b' },
 		{ "length", required_argument, NULL, 'l' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "system", required_argument, NULL, 'Y' },
+		{ "profile", required_argument, NULL, 'P' },
+		{ "only", required_argument, NULL, 'O' },
+		{ "data", required_argument, NULL, 'D' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "fresh", no_argument, NULL, 'F' },
+		{ "time-failed", no_argument, NULL, 'T' },
+		{ "sizes", required_argument, NULL, 'Z' },
+		{ "time-limit", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -86,6 +102,11 @@ static int S_parse(S_opts *o, int argc, char **argv)
 	o->submissions = HB_ALGORITHMS_DEFAULT;
 	o->work = getenv("HASHBENCH_WORK") ? getenv("HASHBENCH_WORK") : HB_WORK_DEFAULT;
 	o->bits = -1;
+	o->run.cpu = -1;
+	o->run.profile = "guide";
+	o->run.data_dir = "data";
+	o->run.env_root = "/";
+	o->run.progress = stderr;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
@@ -96,6 +117,25 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		case 'p': o->profiles = optarg; break;
 		case 'o': o->out_dir = optarg; break;
 		case 'a': o->all = 1; break;
+		case 'Y': o->run.system = optarg; break;
+		case 'P': o->run.profile = optarg; break;
+		case 'O': o->run.only = optarg; break;
+		case 'D': o->run.data_dir = optarg; break;
+		case 'F': o->run.fresh = 1; break;
+		case 'T': o->run.time_failed = 1; break;
+		case 'Z': o->run.sizes = optarg; break;
+		case 'C':
+			errno = 0;
+			o->run.cpu = (int)strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || o->run.cpu < 0)
+				return S_usage_error("--cpu %s: expected a CPU number", optarg);
+			break;
+		case 'L':
+			errno = 0;
+			o->run.time_limit_s = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || end == optarg || optarg[0] == '-' || o->run.time_limit_s == 0)
+				return S_usage_error("--time-limit %s: expected seconds (1 or more)", optarg);
+			break;
 		case 'S':
 			if (hb_kat_sets_parse(&o->sets, optarg) != 0)
 				return S_usage_error("%s", hb_error_last());
@@ -133,7 +173,8 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 	char **opt_argv = calloc((size_t)argc + 2, sizeof(char *));
 	int i, nrest = 0, nopt = 1, rc, dashdash = 0;
 	static const char *with_value[] = { "--submissions", "--work", "--profiles", "--out",
-		"--sets", "--bits", "--length", NULL };
+		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
+		"--sizes", "--time-limit", NULL };
 
 	if (!rest || !opt_argv) {
 		free(rest);
@@ -415,7 +456,7 @@ static int S_check_instance(const S_opts *o, const hb_instance *inst)
 		free(prefix);
 		goto out;
 	}
-	if (hb_kat_check(&rep, inst, build->library, o->sets, dir, NULL) != 0) {
+	if (hb_kat_check(&rep, inst, build->library, o->sets, dir, o->run.time_limit_s, NULL) != 0) {
 		printf("%s (%s): ERROR: %s\n", inst->name, inst->impl, hb_error_last());
 		goto out;
 	}
@@ -463,6 +504,74 @@ static int S_cmd_kat_check(const S_opts *o)
 	return failed ? 1 : 0;
 }
 
+/* ---- run and env ---- */
+
+static char *S_measure_exe(void)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+	if (n <= 0)
+		return hb_strdup("hashbench-measure");
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	if (slash)
+		slash[1] = 0;
+	return hb_sprintf("%shashbench-measure", self);
+}
+
+static void S_fill_run(S_opts *o, char *measure_exe)
+{
+	o->run.submissions = o->submissions;
+	o->run.work = o->work;
+	o->run.profiles = o->profiles;
+	o->run.kat_sets = o->sets;
+	o->run.measure_exe = measure_exe;
+}
+
+static int S_cmd_env(S_opts *o)
+{
+	char *text = NULL, *exe = S_measure_exe();
+	int rc = 0;
+	S_fill_run(o, exe);
+	if (!o->run.system)
+		o->run.system = "this-machine";
+	if (hb_campaign_system_json(&text, &o->run) != 0)
+		rc = S_fail();
+	else
+		printf("%s\n", text);
+	free(text);
+	free(exe);
+	return rc;
+}
+
+static int S_cmd_run(S_opts *o)
+{
+	hb_campaign_summary sum;
+	char *exe = S_measure_exe();
+	int rc;
+
+	if (o->nargs > 0) {
+		free(exe);
+		return S_usage_error("run: unexpected argument '%s'", o->args[0]);
+	}
+	if (!o->run.system) {
+		free(exe);
+		return S_usage_error("%s", "run: --system NAME is required (the name of this machine's "
+			"evidence, e.g. x86_1)");
+	}
+	S_fill_run(o, exe);
+	rc = hb_campaign_run(&sum, &o->run);
+	free(exe);
+	if (rc != 0)
+		return S_fail();
+	fprintf(stderr, "hashbench: campaign %s finished: %zu records measured, %zu kept from an "
+		"earlier run, %zu failed; %zu libraries failed their KAT check, %zu did not build\n",
+		o->run.system, sum.measured, sum.kept, sum.failed_records, sum.kat_failed,
+		sum.build_failed);
+	return sum.failed_records || sum.kat_failed || sum.build_failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	S_opts o;
@@ -490,6 +599,10 @@ int main(int argc, char **argv)
 		rc = S_cmd_kat_gen(&o);
 	else if (strcmp(cmd, "kat-check") == 0)
 		rc = S_cmd_kat_check(&o);
+	else if (strcmp(cmd, "run") == 0)
+		rc = S_cmd_run(&o);
+	else if (strcmp(cmd, "env") == 0)
+		rc = S_cmd_env(&o);
 	else
 		rc = S_usage_error("unknown command '%s'", cmd);
 	free(o.args);

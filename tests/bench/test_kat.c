@@ -116,7 +116,7 @@ static hb_kat_report S_check(const hb_instance *inst, const char *name)
 {
 	hb_kat_report rep;
 	char *dir = hbt_tmpdir(name);
-	cr_assert_eq(hb_kat_check(&rep, inst, hbt_library("SM3"), 0, dir, NULL), 0, "%s",
+	cr_assert_eq(hb_kat_check(&rep, inst, hbt_library("SM3"), 0, dir, 0, NULL), 0, "%s",
 		hb_error_last());
 	free(dir);
 	return rep;
@@ -200,7 +200,7 @@ Test(kat, check_reports_a_requested_set_without_files)
 	hb_kat_report rep;
 	char *dir = hbt_tmpdir("katmissing");
 
-	cr_assert_eq(hb_kat_check(&rep, &inst, hbt_library("SM3"), 1u << HB_KAT_2_12, dir, NULL), 0);
+	cr_assert_eq(hb_kat_check(&rep, &inst, hbt_library("SM3"), 1u << HB_KAT_2_12, dir, 0, NULL), 0);
 	cr_expect_str_eq(rep.result, "ERROR");
 	cr_expect_str_eq(rep.files[HB_KAT_2_12].result, "MISSING");
 	cr_expect(strstr(rep.detail, "KAT_2_12_SM3.txt") != NULL, "%s", rep.detail);

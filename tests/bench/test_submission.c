@@ -122,7 +122,7 @@ static hb_kat_report S_check(const hb_catalog *cat, const char *spec)
 	char *dir = hbt_tmpdir("subkat");
 	const hb_instance *inst = S_find(cat, spec);
 	cr_assert_eq(hb_build(&res, inst, NULL, HBT_WORK), 0, "%s", hb_error_last());
-	cr_assert_eq(hb_kat_check(&rep, inst, res->library, 0, dir, NULL), 0, "%s", hb_error_last());
+	cr_assert_eq(hb_kat_check(&rep, inst, res->library, 0, dir, 0, NULL), 0, "%s", hb_error_last());
 	hb_build_result_free(res);
 	free(dir);
 	return rep;

@@ -34,4 +34,10 @@ int hbt_cli(char **out, char **err, const char *stdin_data, const char *const ar
 char *hbt_tmpdir(const char *name);
 void hbt_write(const char *path, const void *data, size_t len);
 
+/* Does the evidence file at path parse and follow the contract of DESIGN.md (record, system or
+ * KAT summary, chosen by its "schema")? 0, or -1 with the problem in *why (caller frees). */
+int hbt_evidence_valid(const char *path, char **why);
+/* Check every .json under dir with hbt_evidence_valid; returns how many files were checked. */
+size_t hbt_evidence_check_tree(const char *dir);
+
 #endif

@@ -1,0 +1,39 @@
+/* elfsize.c — the static size of a library: the sum of its loadable segments' memory sizes
+ * (PT_LOAD p_memsz), what `readelf -lW` lists. */
+#include <elf.h>
+#include <errno.h>
+#include <string.h>
+
+#include "hashbench.h"
+
+int hb_elf_load_size(unsigned long long *out, const char *path)
+{
+	hb_buf buf;
+	const Elf64_Ehdr *eh;
+	unsigned long long total = 0;
+	size_t i;
+	int rc = 0;
+
+	*out = 0;
+	if (hb_file_read_raw(&buf, path) != 0)
+		return HB_ERROR;
+	eh = (const Elf64_Ehdr *)buf.data;
+	if (buf.len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) {
+		rc = hb_error_set("%s: not an ELF file", path);
+		goto out;
+	}
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phentsize != sizeof(Elf64_Phdr) ||
+		eh->e_phoff > buf.len || (size_t)eh->e_phnum * sizeof(Elf64_Phdr) > buf.len - eh->e_phoff) {
+		rc = hb_error_set("%s: not a 64-bit ELF file with a readable program header", path);
+		goto out;
+	}
+	for (i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const Elf64_Phdr *)(buf.data + eh->e_phoff) + i;
+		if (ph->p_type == PT_LOAD)
+			total += ph->p_memsz;
+	}
+	*out = total;
+out:
+	hb_buf_free(&buf);
+	return rc;
+}

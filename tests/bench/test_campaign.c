@@ -1,0 +1,366 @@
+/* test_campaign.c — `hashbench run`: the calibration rule, the ELF size, records of a run over
+ * broken packages (crash, hang, overflow, wrong KAT, no build), a guide run, kill -9 and resume,
+ * and bad arguments that must leave the evidence on disk untouched. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "counter.h"
+#include "support.h"
+
+#define FIXTURES HBT_FIXTURES "/submissions"
+
+Test(campaign, calibration_rule)
+{
+	/* 0.6 s rounds, at most 20 000 calls: the sample reports' 5 × 20000 and 5 × 2451 */
+	cr_expect_eq(hb_calls_per_round(506.0, 600e6, 20000), 20000);
+	cr_expect_eq(hb_calls_per_round(244800.0, 600e6, 20000), 2451);
+	cr_expect_eq(hb_calls_per_round(30000.0, 600e6, 20000), 20000);
+	cr_expect_eq(hb_calls_per_round(1e9, 600e6, 20000), 1, "a call slower than a round: one call");
+	cr_expect_eq(hb_calls_per_round(0.0, 600e6, 20000), 20000, "no estimate: the cap");
+	cr_expect_eq(hb_calls_per_round(1000.0, 40e6, 20000), 20000);
+	cr_expect_eq(hb_calls_per_round(10000.0, 40e6, 20000), 4000);
+}
+
+Test(campaign, elf_size_is_the_pt_load_sum_readelf_shows)
+{
+	const char *lib = hbt_library("SM3");
+	unsigned long long mine = 0, theirs = 0;
+	char *cmd = hb_sprintf("readelf -lW '%s' | awk '$1 == \"LOAD\" { print $6 }'", lib);
+	FILE *p = popen(cmd, "r");
+	unsigned long long memsz;
+	int segments = 0;
+	cr_assert_not_null(p);
+	while (fscanf(p, "%llx", &memsz) == 1) {
+		theirs += memsz;
+		segments++;
+	}
+	pclose(p);
+	cr_assert_gt(segments, 0, "readelf showed no LOAD segment");
+	cr_assert_eq(hb_elf_load_size(&mine, lib), 0, "%s", hb_error_last());
+	cr_expect_gt(mine, 4096);
+	cr_expect_eq(mine, theirs, "hashbench %llu bytes, readelf %llu", mine, theirs);
+	cr_expect_neq(hb_elf_load_size(&mine, HBT_FIXTURES "/submissions/toy/algorithm.json"), 0);
+	cr_expect(strstr(hb_error_last(), "not an ELF file") != NULL, "%s", hb_error_last());
+	free(cmd);
+}
+
+static json_t *S_load(const char *dir, const char *rel)
+{
+	char *path = hb_path_join(dir, rel);
+	json_error_t err;
+	json_t *j = json_load_file(path, 0, &err);
+	cr_assert_not_null(j, "%s: %s", path, err.text);
+	free(path);
+	return j;
+}
+
+static const char *S_str(json_t *j, const char *key)
+{
+	const char *s = json_string_value(json_object_get(j, key));
+	return s ? s : "(none)";
+}
+
+static int S_exists(const char *dir, const char *rel)
+{
+	char *path = hb_path_join(dir, rel);
+	int yes = access(path, F_OK) == 0;
+	free(path);
+	return yes;
+}
+
+static void S_expect_sums_verify(const char *sysdir)
+{
+	char *cmd = hb_sprintf("cd '%s' && sha256sum --quiet -c SHA256SUMS", sysdir);
+	cr_expect_eq(system(cmd), 0, "SHA256SUMS does not verify in %s", sysdir);
+	free(cmd);
+}
+
+Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout = 300)
+{
+	char *data = hbt_tmpdir("broken"), *sys = hb_path_join(data, "fx"), *out, *err;
+	const char *args[] = { "run", "--system", "fx", "--profile", "quick", "--submissions",
+		FIXTURES, "--data", data, "--sets", "2_23,loop", "--time-failed", "--sizes", "32,1024",
+		"--time-limit", "3", NULL };
+	int status = hbt_cli(&out, &err, NULL, args);
+	json_t *j;
+
+	cr_expect_eq(status, 1, "a campaign with failures ends non-zero");
+	cr_expect(strstr(err, "campaign fx finished: ") != NULL, "%s", err);
+	cr_expect(strstr(err, "1 did not build") != NULL, "%s", err);
+
+	j = S_load(sys, "records/toy-1/toy_256__hash_1024.json");
+	cr_expect_str_eq(S_str(j, "status"), "ok");
+	cr_expect_str_eq(S_str(j, "kat"), "PASS");
+	json_decref(j);
+	j = S_load(sys, "records/toy-1/toy_256.optimized__hash_32.json");
+	cr_expect_str_eq(S_str(j, "implementation"), "optimized");
+	json_decref(j);
+
+	j = S_load(sys, "records/misbehave/crash_256__hash_1024.json");
+	cr_expect_str_eq(S_str(j, "status"), "crash");
+	cr_expect_str_eq(S_str(j, "detail"), "the library crashed (signal 11, Segmentation fault)");
+	cr_expect_str_eq(S_str(j, "kat"), "ERROR", "a timed failed library carries its KAT result");
+	cr_expect_eq(json_array_size(json_object_get(j, "trials")), 0);
+	json_decref(j);
+	j = S_load(sys, "records/misbehave/crash_256__hash_32.json");
+	cr_expect_str_eq(S_str(j, "status"), "ok", "short messages do not crash it");
+	json_decref(j);
+	j = S_load(sys, "records/misbehave/hang_256__hash_1024.json");
+	cr_expect_str_eq(S_str(j, "status"), "timeout");
+	cr_expect_str_eq(S_str(j, "detail"), "no result after 3 s: the child was killed");
+	json_decref(j);
+	j = S_load(sys, "records/misbehave/overflow_256__hash_32.json");
+	cr_expect_str_eq(S_str(j, "status"), "error");
+	cr_expect(strstr(S_str(j, "detail"), "wrote outside its 32-byte output buffer"), "%s",
+		S_str(j, "detail"));
+	json_decref(j);
+
+	j = S_load(sys, "kat/toy-wrong/toy_wrong_256.json");
+	cr_expect_str_eq(S_str(j, "result"), "FAIL");
+	cr_expect(strncmp(S_str(j, "detail"), "KAT_2_23: Msg_Len = 8388608: Dst differs", 40) == 0);
+	json_decref(j);
+	j = S_load(sys, "kat/misbehave/hang_256.json");
+	cr_expect_str_eq(S_str(j, "result"), "ERROR");
+	{
+		json_t *loop = json_array_get(json_object_get(j, "files"), 1);
+		cr_expect_str_eq(S_str(loop, "name"), "KAT_Loop_hang_256.txt");
+		cr_expect_str_eq(S_str(loop, "detail"),
+			"KAT_Loop: no result after 3 s (time limit), stopped");
+	}
+	json_decref(j);
+	j = S_load(sys, "kat/nobuild/nobuild_256.json");
+	cr_expect_str_eq(S_str(j, "result"), "ERROR");
+	cr_expect(strstr(S_str(j, "detail"), "undeclared_variable") != NULL);
+	json_decref(j);
+	cr_expect(S_exists(sys, "kat/nobuild/nobuild_256.log"));
+	cr_expect(!S_exists(sys, "records/nobuild"), "a library that did not build is not timed");
+	cr_expect(S_exists(sys, "kat/toy-1/kat.sha256"));
+	cr_expect(S_exists(data, "algorithms/toy-1.json"));
+
+	cr_expect_gt(hbt_evidence_check_tree(data), 20);
+	S_expect_sums_verify(sys);
+	free(out);
+	free(err);
+	free(sys);
+	free(data);
+}
+
+Test(campaign, a_failed_kat_is_not_timed_without_time_failed, .timeout = 120)
+{
+	char *data = hbt_tmpdir("notimed"), *sys = hb_path_join(data, "fx"), *out, *err;
+	const char *args[] = { "run", "--system", "fx", "--profile", "quick", "--submissions",
+		FIXTURES, "--only", "toy-wrong", "--data", data, "--sets", "2_23", "--sizes", "32", NULL };
+	cr_expect_eq(hbt_cli(&out, &err, NULL, args), 1);
+	cr_expect(strstr(err, "toy_wrong_256 (reference): KAT FAIL, not timed") != NULL, "%s", err);
+	cr_expect(!S_exists(sys, "records/toy-wrong/toy_wrong_256__hash_32.json"));
+	cr_expect(S_exists(sys, "kat/toy-wrong/toy_wrong_256.json"));
+	free(out);
+	free(err);
+	free(sys);
+	free(data);
+}
+
+Test(campaign, guide_profile_rounds, .timeout = 300)
+{
+	char *data = hbt_tmpdir("guide"), *sys = hb_path_join(data, "g"), *out, *err;
+	const char *args[] = { "run", "--system", "g", "--profile", "guide", "--only", "sm3",
+		"--data", data, "--sizes", "32,65536", NULL };
+	json_t *j, *t;
+	size_t i;
+
+	cr_assert_eq(hbt_cli(&out, &err, NULL, args), 0, "%s", err);
+	j = S_load(sys, "records/sm3/SM3__hash_32.json");
+	cr_expect_eq(json_array_size(json_object_get(j, "trials")), 5);
+	json_array_foreach(json_object_get(j, "trials"), i, t)
+		cr_expect_eq(json_integer_value(json_object_get(t, "iterations")), 20000,
+			"a fast call: the 20 000-call cap");
+	json_decref(j);
+	j = S_load(sys, "records/sm3/SM3__hash_65536.json");
+	cr_expect_eq(json_array_size(json_object_get(j, "trials")), 5);
+	json_array_foreach(json_object_get(j, "trials"), i, t) {
+		json_int_t it = json_integer_value(json_object_get(t, "iterations"));
+		json_int_t ns = json_integer_value(json_object_get(t, "ns"));
+		cr_expect(it > 0 && it < 20000, "%lld calls", (long long)it);
+		cr_expect(ns > 300000000 && ns < 1200000000, "a round of about 0.6 s, got %lld ns",
+			(long long)ns);
+	}
+	cr_expect_str_eq(S_str(j, "profile"), "guide");
+	cr_expect_str_eq(json_string_value(json_array_get(json_object_get(j, "command"), 0)),
+		"hashbench-measure");
+	json_decref(j);
+	j = S_load(sys, "system.json");
+	cr_expect_str_eq(S_str(json_object_get(j, "campaign"), "profile"), "guide");
+	cr_expect(json_is_string(json_object_get(json_object_get(j, "campaign"), "end")));
+	json_decref(j);
+	hbt_evidence_check_tree(data);
+	S_expect_sums_verify(sys);
+	free(out);
+	free(err);
+	free(sys);
+	free(data);
+}
+
+static size_t S_count_records(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		if (strstr(de->d_name, "__hash_") && !strstr(de->d_name, ".tmp."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static char *S_slurp(const char *dir, const char *name)
+{
+	char *path = hb_path_join(dir, name);
+	hb_buf buf;
+	cr_assert_eq(hb_file_read(&buf, path), 0, "%s", hb_error_last());
+	free(path);
+	return (char *)buf.data;
+}
+
+Test(campaign, killed_and_resumed_measures_nothing_twice, .timeout = 300)
+{
+	static const char *names[] = { "SM3__hash_32.json", "SM3__hash_128.json",
+		"SM3__hash_512.json", "SM3__hash_1024.json", "SM3__hash_4096.json", NULL };
+	char *data = hbt_tmpdir("resume"), *sys = hb_path_join(data, "kr");
+	char *recdir = hb_path_join(sys, "records/sm3"), *before[5] = { 0 }, *out, *err;
+	const char *argv[] = { HBT_HASHBENCH, "run", "--system", "kr", "--profile", "quick",
+		"--only", "sm3", "--data", data, "--sizes", "32,128,512,1024,4096", NULL };
+	size_t i, kept = 0, waited;
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		int devnull = open("/dev/null", 1);
+		dup2(devnull, 2);
+		setenv("HASHBENCH_WORK", HBT_WORK, 1);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	for (waited = 0; S_count_records(recdir) < 2 && waited < 3000; waited++)
+		usleep(10000);
+	cr_assert_lt(waited, 3000, "the campaign wrote no records");
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	cr_assert(WIFSIGNALED(status), "the campaign finished before it could be killed");
+	/* whatever is there now is whole: it parses, and no record is half-written */
+	hbt_evidence_check_tree(data);
+	for (i = 0; names[i]; i++) {
+		char *p = hb_path_join(recdir, names[i]);
+		if (access(p, F_OK) == 0) {
+			before[i] = S_slurp(recdir, names[i]);
+			kept++;
+		}
+		free(p);
+	}
+	cr_assert_geq(kept, 2);
+	cr_assert_lt(kept, 5, "the kill came too late to test a resume");
+
+	{
+		const char *args[] = { "run", "--system", "kr", "--profile", "quick", "--only", "sm3",
+			"--data", data, "--sizes", "32,128,512,1024,4096", NULL };
+		char *expect = hb_sprintf("%zu records measured, %zu kept from an earlier run", 5 - kept,
+			kept);
+		cr_assert_eq(hbt_cli(&out, &err, NULL, args), 0, "%s", err);
+		cr_expect(strstr(err, expect) != NULL, "expected '%s' in %s", expect, err);
+		free(expect);
+	}
+	for (i = 0; names[i]; i++) {
+		char *now = S_slurp(recdir, names[i]);
+		if (before[i])
+			cr_expect_str_eq(now, before[i], "%s was measured again", names[i]);
+		free(now);
+		free(before[i]);
+	}
+	cr_expect_eq(hbt_evidence_check_tree(data), 5 + 1 + 1 + 1, "5 records, system, KAT, catalog");
+	S_expect_sums_verify(sys);
+	free(out);
+	free(err);
+	free(recdir);
+	free(sys);
+	free(data);
+}
+
+Test(campaign, bad_arguments_leave_the_evidence_untouched, .timeout = 120)
+{
+	char *data = hbt_tmpdir("badargs"), *sys = hb_path_join(data, "b"), *out, *err, *sums;
+	const char *good[] = { "run", "--system", "b", "--profile", "quick", "--only", "sm3",
+		"--data", data, "--sizes", "32", NULL };
+	static const struct {
+		const char *args[12];
+		int status;
+		const char *err;
+	} cases[] = {
+		{ { "run", "--system", "b", "--only", "nope", NULL }, 1,
+			"hashbench: --only: unknown algorithm 'nope' (known: sha2, sha3, sm3)\n" },
+		{ { "run", "--system", "a/b", NULL }, 1,
+			"hashbench: --system a/b: expected 1 to 64 letters, digits, '_', '-' or '.', "
+			"starting with a letter or digit\n" },
+		{ { "run", "--system", "b", "--profile", "slow", NULL }, 1,
+			"hashbench: --profile slow: expected guide or quick\n" },
+		{ { "run", "--system", "b", "--sizes", "32,0", NULL }, 1,
+			"hashbench: --sizes: '0' is not a message size in bytes (1 to 1073741824)\n" },
+		{ { "run", "--system", "b", "--cpu", "4096", NULL }, 1,
+			"hashbench: --cpu 4096: not a CPU this process may run on\n" },
+		{ { "run", NULL }, 2, "hashbench: run: --system NAME is required (the name of this "
+			"machine's evidence, e.g. x86_1)\n(hashbench --help for usage)\n" },
+	};
+	size_t i;
+
+	cr_assert_eq(hbt_cli(&out, &err, NULL, good), 0, "%s", err);
+	free(out);
+	free(err);
+	sums = S_slurp(sys, "SHA256SUMS");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *args[16];
+		size_t n = 0, k;
+		for (k = 0; cases[i].args[k]; k++)
+			args[n++] = cases[i].args[k];
+		if (i < 5) {
+			args[n++] = "--data";
+			args[n++] = data;
+		}
+		args[n] = NULL;
+		cr_expect_eq(hbt_cli(&out, &err, NULL, args), cases[i].status, "case %zu", i);
+		cr_expect_str_eq(err, cases[i].err, "case %zu", i);
+		free(out);
+		free(err);
+		S_expect_sums_verify(sys);
+	}
+	{
+		/* a data folder that cannot be created */
+		char *bad = hb_sprintf("%s/SHA256SUMS", sys);
+		const char *args[] = { "run", "--system", "b", "--data", bad, NULL };
+		cr_expect_eq(hbt_cli(&out, &err, NULL, args), 1);
+		cr_expect(strstr(err, "cannot create folder: Not a directory") != NULL, "%s", err);
+		free(out);
+		free(err);
+		free(bad);
+	}
+	{
+		char *now = S_slurp(sys, "SHA256SUMS");
+		cr_expect_str_eq(now, sums, "the evidence changed");
+		free(now);
+	}
+	S_expect_sums_verify(sys);
+	free(sums);
+	free(sys);
+	free(data);
+}

@@ -1,0 +1,158 @@
+/* schema.c — the evidence contract of DESIGN.md as the tests check it: every file parses and
+ * has every field with the right type. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "support.h"
+
+static int S_fail(char **why, const char *path, const char *fmt, const char *detail)
+{
+	*why = hb_sprintf("%s: %s%s", path, fmt, detail ? detail : "");
+	return -1;
+}
+
+static int S_check_record(json_t *j, const char *path, char **why)
+{
+	json_error_t err;
+	json_t *trials, *t, *cmd, *v;
+	json_int_t bytes, out_bytes, stat;
+	const char *status, *op;
+	char want_op[64];
+	size_t i;
+
+	if (json_unpack_ex(j, &err, 0, "{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:s, s:o, s:o,"
+			" s:{s:s, s:s, s:s, s:s}, s:{s:i, s:s, s:o, s:o, s:s, s:s}, s:{s:I, s:o, s:o}}",
+			"system", &status, "algorithm", &status, "instance", &status, "implementation",
+			&status, "operation", &op, "message_bytes", &bytes, "output_bytes", &out_bytes,
+			"status", &status, "command", &cmd, "trials", &trials,
+			"build", "flags", &status, "cflags", &status, "library", &status, "library_sha256",
+			&status, "environment", "cpu", &stat, "counter", &status, "governor", &v,
+			"cur_khz", &v, "started", &status, "finished", &status,
+			"resources", "static_bytes", &stat, "baseline_rss_kib", &v, "peak_rss_kib", &v) != 0)
+		return S_fail(why, path, "", err.text);
+	status = json_string_value(json_object_get(j, "status"));
+	snprintf(want_op, sizeof(want_op), "hash_%lld", (long long)bytes);
+	if (strcmp(op, want_op) != 0 || bytes <= 0)
+		return S_fail(why, path, "operation does not match message_bytes", NULL);
+	if (strcmp(status, "ok") && strcmp(status, "crash") && strcmp(status, "timeout") &&
+		strcmp(status, "error"))
+		return S_fail(why, path, "status: unknown value ", status);
+	if (strcmp(status, "ok") != 0 && !json_is_string(json_object_get(j, "detail")))
+		return S_fail(why, path, "a failed record has no detail", NULL);
+	if (!json_is_array(cmd) || json_array_size(cmd) < 2)
+		return S_fail(why, path, "command: expected the argument list", NULL);
+	json_array_foreach(cmd, i, v)
+		if (!json_is_string(v))
+			return S_fail(why, path, "command: expected strings", NULL);
+	if (!json_is_array(trials) || (strcmp(status, "ok") == 0 && json_array_size(trials) == 0))
+		return S_fail(why, path, "trials: expected the rounds", NULL);
+	json_array_foreach(trials, i, t) {
+		json_int_t it, cy, ns;
+		if (json_unpack_ex(t, &err, JSON_STRICT, "{s:I, s:I, s:I}", "iterations", &it,
+				"cycles", &cy, "ns", &ns) != 0)
+			return S_fail(why, path, "trials: ", err.text);
+		if (it <= 0 || cy < 0 || ns <= 0)
+			return S_fail(why, path, "trials: a round without calls or time", NULL);
+	}
+	if (strcmp(status, "ok") == 0 &&
+		(!json_is_integer(json_object_get(json_object_get(j, "resources"), "peak_rss_kib"))))
+		return S_fail(why, path, "resources.peak_rss_kib: expected an integer", NULL);
+	return 0;
+}
+
+static int S_check_system(json_t *j, const char *path, char **why)
+{
+	json_error_t err;
+	json_t *v;
+	json_int_t cpu;
+	const char *s;
+	if (json_unpack_ex(j, &err, 0, "{s:s, s:o, s:o, s:I, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o,"
+			" s:o, s:o, s:o, s:{s:s, s:o}, s:{s:s, s:o, s:s, s:s}}",
+			"system", &s, "arch", &v, "processor", &v, "cpu", &cpu,
+			"clock", "governor", &v, "min_khz", &v, "max_khz", &v, "boost", &v, "smt", &v,
+			"memory_mib", &v, "os", &v, "kernel", &v, "compiler", &v, "build_tool", &v,
+			"counter", "name", &s, "hz", &v,
+			"campaign", "start", &s, "end", &v, "profile", &s, "hashbench", &s) != 0)
+		return S_fail(why, path, "", err.text);
+	return 0;
+}
+
+static int S_check_kat(json_t *j, const char *path, char **why)
+{
+	json_error_t err;
+	json_t *files, *f;
+	const char *s, *result;
+	size_t i;
+	if (json_unpack_ex(j, &err, 0, "{s:s, s:s, s:s, s:o, s:s}", "instance", &s,
+			"implementation", &s, "build_flags", &s, "files", &files, "result", &result) != 0)
+		return S_fail(why, path, "", err.text);
+	if (strcmp(result, "PASS") && strcmp(result, "FAIL") && strcmp(result, "ERROR"))
+		return S_fail(why, path, "result: unknown value ", result);
+	if (!json_is_array(files))
+		return S_fail(why, path, "files: expected an array", NULL);
+	json_array_foreach(files, i, f) {
+		json_int_t n;
+		if (json_unpack_ex(f, &err, 0, "{s:s, s:o, s:o, s:I, s:s}", "name", &s, "sha256",
+				&result, "expected_sha256", &result, "entries", &n, "result", &s) != 0)
+			return S_fail(why, path, "files: ", err.text);
+	}
+	return 0;
+}
+
+int hbt_evidence_valid(const char *path, char **why)
+{
+	json_error_t err;
+	json_t *j = json_load_file(path, 0, &err);
+	const char *schema;
+	int rc;
+
+	*why = NULL;
+	if (!j)
+		return S_fail(why, path, "does not parse: ", err.text);
+	schema = json_string_value(json_object_get(j, "schema"));
+	if (!schema)
+		rc = json_is_string(json_object_get(j, "id")) && json_is_string(json_object_get(j, "name"))
+			? 0 : S_fail(why, path, "no schema and not a catalog entry", NULL);
+	else if (strcmp(schema, "hashbench.record/1") == 0)
+		rc = S_check_record(j, path, why);
+	else if (strcmp(schema, "hashbench.system/1") == 0)
+		rc = S_check_system(j, path, why);
+	else if (strcmp(schema, "hashbench.kat/1") == 0)
+		rc = S_check_kat(j, path, why);
+	else
+		rc = S_fail(why, path, "unknown schema ", schema);
+	json_decref(j);
+	return rc;
+}
+
+size_t hbt_evidence_check_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+	cr_assert_not_null(d, "%s", dir);
+	while ((de = readdir(d)) != NULL) {
+		char *sub, *why = NULL;
+		struct stat st;
+		size_t len = strlen(de->d_name);
+		if (de->d_name[0] == '.')
+			continue;
+		sub = hb_path_join(dir, de->d_name);
+		cr_assert(!strstr(de->d_name, ".tmp."), "a temporary file was left: %s", sub);
+		if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
+			n += hbt_evidence_check_tree(sub);
+		} else if (len > 5 && strcmp(de->d_name + len - 5, ".json") == 0) {
+			cr_expect_eq(hbt_evidence_valid(sub, &why), 0, "%s", why);
+			free(why);
+			n++;
+		}
+		free(sub);
+	}
+	closedir(d);
+	return n;
+}
