@@ -40,7 +40,8 @@ test: deps
 site: deps
 	@$(MAKE) --no-print-directory build
 	$(BUILD)/bin/hashbench run --system $(SYSTEM) --profile quick --data data $(if $(FRESH),--fresh)
-	@echo "make site: evidence of system $(SYSTEM) is in data/$(SYSTEM)/; the page renderer (hashgen) is not built yet, so no site was rendered."
+	$(BUILD)/bin/hashgen --data data --templates templates --out site
+	@echo "make site: open site/index.html (evidence of this machine: data/$(SYSTEM)/)"
 
 clean:
 	rm -rf $(BUILD)

@@ -1,22 +1,74 @@
-/* main.c — hashgen, the site generator. Rendering the evidence into pages is the generator
- * issue's work; until it lands this program says so plainly and renders nothing. */
+/* main.c — hashgen: renders the evidence of data/ as a static site (see README). Parses the
+ * arguments, calls the library, and turns the result into an exit status. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "hashgen.h"
 
 #ifndef HB_GIT_COMMIT
 #define HB_GIT_COMMIT "unknown"
 #endif
 
+static const char S_usage[] =
+	"usage: hashgen [--data DIR] [--templates DIR] [--out DIR] [--strict] [--jobs N]\n"
+	"  --data DIR       evidence of every system (default data)\n"
+	"  --templates DIR  page skeleton, stylesheet and prose (default templates)\n"
+	"  --out DIR        the site (default site); replaced only when all of it was rendered\n"
+	"  --strict         an evidence file that does not match SHA256SUMS is an error\n"
+	"  --jobs N         worker threads (default: one per CPU)\n";
+
 int main(int argc, char **argv)
 {
-	if (argc > 1 && (strcmp(argv[1], "--version") == 0)) {
-		printf("hashgen 0.1.0 (git %s)\n", HB_GIT_COMMIT);
-		return 0;
+	hg_site_opts o = { "data", "templates", "site", 0, 0, stderr };
+	hg_site_stats st;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(S_usage, stdout);
+			return 0;
+		}
+		if (strcmp(a, "--version") == 0) {
+			printf("hashgen %s (git %s)\n", HG_VERSION, HB_GIT_COMMIT);
+			return 0;
+		}
+		if (strcmp(a, "--strict") == 0) {
+			o.strict = 1;
+			continue;
+		}
+		if (strcmp(a, "--data") && strcmp(a, "--templates") && strcmp(a, "--out") &&
+			strcmp(a, "--jobs")) {
+			fprintf(stderr, "hashgen: %s: unknown argument\n(hashgen --help for usage)\n", a);
+			return 2;
+		}
+		if (!v || !*v) {
+			fprintf(stderr, "hashgen: %s: missing value\n(hashgen --help for usage)\n", a);
+			return 2;
+		}
+		i++;
+		if (strcmp(a, "--data") == 0)
+			o.data_dir = v;
+		else if (strcmp(a, "--templates") == 0)
+			o.templates_dir = v;
+		else if (strcmp(a, "--out") == 0)
+			o.out_dir = v;
+		else {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || n < 1 || n > 256) {
+				fprintf(stderr, "hashgen: --jobs %s: expected 1 to 256\n", v);
+				return 2;
+			}
+			o.jobs = (int)n;
+		}
 	}
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		printf("usage: hashgen [--data DIR] [--templates DIR] [--out DIR] [--strict]\n");
-		return 0;
+	if (hg_site_build(&st, &o) != 0) {
+		fprintf(stderr, "hashgen: %s\n", hg_error_last());
+		return 1;
 	}
-	fprintf(stderr, "hashgen: the site generator is not built yet: no pages were rendered\n");
-	return 1;
+	fprintf(stderr, "hashgen: %zu algorithm pages for %zu systems in %s/%s\n", st.pages,
+		st.systems, o.out_dir, st.warnings ? " (with warnings above)" : "");
+	return 0;
 }

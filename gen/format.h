@@ -1,0 +1,56 @@
+/* format.h — every number and environment format of the generated pages, in one place, so the
+ * HTML and the Markdown renderer print exactly the same strings (DESIGN.md, "Derived figures
+ * and how they are printed"). Plain C: no allocation, no library beyond libc and libm. */
+#ifndef HG_FORMAT_H
+#define HG_FORMAT_H
+
+#include <stddef.h>
+
+/* Every hg_fmt_ function writes a NUL-terminated UTF-8 string into buf (size n, at least 64 for
+ * the outputs to be whole; shorter buffers get a truncated but terminated string) and returns
+ * buf. Rounding is half away from zero, on the decimal value of the argument; where a unit
+ * depends on the magnitude it is chosen after rounding. A value the evidence could not give
+ * (NULL string, negative count) prints as "not available". */
+
+/* "32 B" */
+char *hg_fmt_message(char *buf, size_t n, unsigned long long bytes);
+/* "3061", "15.4 k", "1.55 M" */
+char *hg_fmt_cycles(char *buf, size_t n, double mean_cycles);
+/* one decimal: "95.7" */
+char *hg_fmt_cpb(char *buf, size_t n, double cycles_per_byte);
+/* three significant digits, trailing zeros dropped: "961 ns", "1.14 µs", "28 µs", "1.13 ms" */
+char *hg_fmt_time(char *buf, size_t n, double ns);
+/* one decimal: "28.1" */
+char *hg_fmt_mbps(char *buf, size_t n, double mbps);
+/* "100000 (5 × 20000)", or "12255 (5 rounds)" when the rounds differ in calls */
+char *hg_fmt_n(char *buf, size_t n, const unsigned long long *iterations, size_t rounds);
+/* "1404 KiB" */
+char *hg_fmt_kib(char *buf, size_t n, long long kib);
+/* first 16 hex digits and "…": "c5bd8caeb1f991d0…" */
+char *hg_fmt_sha_short(char *buf, size_t n, const char *hex);
+/* kHz as GHz with two decimals: 2710000 → "2.71" */
+char *hg_fmt_ghz(char *buf, size_t n, long long khz);
+/* the clock row of the environment table, e.g. "fixed 2.71 GHz (governor performance,
+ * minimum = maximum), boost off, SMT none"; NULL strings and -1 frequencies are "not available" */
+char *hg_fmt_clock(char *buf, size_t n, const char *governor, long long min_khz,
+		   long long max_khz, const char *boost_name, const char *boost_state,
+		   const char *smt);
+/* "2026-09-25T10:02:21Z" → "2026-09-25T10:02:21"; other strings are copied unchanged */
+char *hg_fmt_utc(char *buf, size_t n, const char *iso);
+
+/* The derived figures of one timing record. */
+typedef struct hg_figures_t {
+	double mean_cycles;       /* Σcycles / Σiterations */
+	double cycles_per_byte;   /* mean_cycles / message bytes */
+	double mean_ns;           /* Σns / Σiterations */
+	double mbps;              /* message bytes / mean time, MB = 10^6 bytes */
+	unsigned long long n;     /* Σiterations */
+} hg_figures_t;
+
+/* Compute the figures of `rounds` trials (calls, counter cycles and nanoseconds per round).
+ * Returns 0, or -1 with *out zeroed when nothing can be divided: no rounds, no bytes, no calls,
+ * no time, a NULL array, or a sum that overflows 64 bits. */
+int hg_figures(hg_figures_t *out, const unsigned long long *it, const unsigned long long *cy,
+	       const unsigned long long *ns, size_t rounds, unsigned long long message_bytes);
+
+#endif

@@ -1,0 +1,216 @@
+/* genutil.c — errors, files, SHA-256 and gzip twins for the generator. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+#include <zlib.h>
+
+#include "hashgen.h"
+
+static _Thread_local char S_message[2048];
+
+int hg_error_set(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(S_message, sizeof(S_message), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *hg_error_last(void)
+{
+	return S_message[0] ? S_message : "unknown error";
+}
+
+static void S_oom(void)
+{
+	fprintf(stderr, "hashgen: out of memory\n");
+	exit(1);
+}
+
+char *hg_xstrdup(const char *s)
+{
+	char *d;
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		S_oom();
+	return d;
+}
+
+char *hg_xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		S_oom();
+	va_end(ap);
+	return s;
+}
+
+int hg_read_file(char **out, size_t *len, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *data;
+	size_t got = 0;
+
+	*out = NULL;
+	*len = 0;
+	if (fd < 0)
+		return hg_error_set("%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return hg_error_set("%s: not a regular file", path);
+	}
+	data = malloc((size_t)st.st_size + 1);
+	if (!data)
+		S_oom();
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, data + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (got != (size_t)st.st_size) {
+		free(data);
+		return hg_error_set("%s: read error", path);
+	}
+	data[got] = 0;
+	*out = data;
+	*len = got;
+	return 0;
+}
+
+int hg_write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	const char *p = data;
+	if (fd < 0)
+		return hg_error_set("%s: cannot write: %s", path, strerror(errno));
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(fd);
+			return hg_error_set("%s: write failed: %s", path, strerror(errno));
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) != 0)
+		return hg_error_set("%s: write failed: %s", path, strerror(errno));
+	return 0;
+}
+
+int hg_write_with_gz(const char *path, const void *data, size_t len)
+{
+	z_stream z;
+	unsigned char *buf;
+	size_t cap;
+	char *gz;
+	int rc;
+
+	if (hg_write_file(path, data, len) != 0)
+		return -1;
+	memset(&z, 0, sizeof(z));
+	/* windowBits 15 + 16: a gzip wrapper; zlib writes mtime 0 unless told otherwise */
+	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return hg_error_set("%s: zlib failed", path);
+	cap = deflateBound(&z, (uLong)len) + 32;
+	buf = malloc(cap);
+	if (!buf)
+		S_oom();
+	z.next_in = (Bytef *)data;
+	z.avail_in = (uInt)len;
+	z.next_out = buf;
+	z.avail_out = (uInt)cap;
+	rc = deflate(&z, Z_FINISH);
+	deflateEnd(&z);
+	if (rc != Z_STREAM_END) {
+		free(buf);
+		return hg_error_set("%s: zlib failed", path);
+	}
+	gz = hg_xprintf("%s.gz", path);
+	rc = hg_write_file(gz, buf, cap - z.avail_out);
+	free(gz);
+	free(buf);
+	return rc;
+}
+
+int hg_mkdirs(const char *path)
+{
+	char *copy = hg_xstrdup(path), *p;
+	for (p = copy + 1; ; p++) {
+		if (*p == '/' || *p == 0) {
+			char c = *p;
+			*p = 0;
+			if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
+				hg_error_set("%s: cannot create folder: %s", copy, strerror(errno));
+				free(copy);
+				return -1;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+void hg_sha256_hex(char out[65], const void *data, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char md[32];
+	unsigned int n = 32, i;
+	EVP_Digest(data, len, md, &n, EVP_sha256(), NULL);
+	for (i = 0; i < 32; i++) {
+		out[2 * i] = digits[md[i] >> 4];
+		out[2 * i + 1] = digits[md[i] & 15];
+	}
+	out[64] = 0;
+}
+
+int hg_rm_rf(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : hg_error_set("%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		DIR *d = opendir(path);
+		struct dirent *de;
+		int rc = 0;
+		if (!d)
+			return hg_error_set("%s: %s", path, strerror(errno));
+		while (rc == 0 && (de = readdir(d)) != NULL) {
+			char *sub;
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			sub = hg_xprintf("%s/%s", path, de->d_name);
+			rc = hg_rm_rf(sub);
+			free(sub);
+		}
+		closedir(d);
+		if (rc == 0 && rmdir(path) != 0)
+			rc = hg_error_set("%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (unlink(path) != 0)
+		return hg_error_set("%s: %s", path, strerror(errno));
+	return 0;
+}

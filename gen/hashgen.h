@@ -1,0 +1,125 @@
+/* hashgen.h — the site generator's library: reading the evidence of data/ (evidence.c), building
+ * the pages (pages.c) and writing the site (site.c). */
+#ifndef HASHGEN_H
+#define HASHGEN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define HG_VERSION "0.1.0"
+
+/* ---- errors and files (genutil.c) ---- */
+
+int hg_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *hg_error_last(void);
+char *hg_xstrdup(const char *s);
+char *hg_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int hg_read_file(char **out, size_t *len, const char *path);
+int hg_write_file(const char *path, const void *data, size_t len);
+/* Write path and path.gz (zlib, gzip header without timestamp). */
+int hg_write_with_gz(const char *path, const void *data, size_t len);
+int hg_mkdirs(const char *path);
+void hg_sha256_hex(char out[65], const void *data, size_t len);
+int hg_rm_rf(const char *path);
+
+/* ---- the evidence (evidence.c) ---- */
+
+typedef struct {
+	unsigned long long iterations, cycles, ns;
+} hg_trial;
+
+typedef struct {
+	char *file;            /* relative to the system folder */
+	char *instance, *implementation, *operation, *status, *detail, *kat, *flags;
+	unsigned long long message_bytes;
+	hg_trial *trials;
+	size_t ntrials;
+	long long static_bytes, baseline_rss_kib, peak_rss_kib; /* -1: not recorded */
+} hg_record;
+
+typedef struct {
+	char *file;            /* the summary, relative to the system folder */
+	char *instance, *implementation, *build_flags, *result, *detail;
+} hg_kat;
+
+typedef enum { HG_SUM_OK, HG_SUM_MISMATCH, HG_SUM_UNLISTED, HG_SUM_MISSING } hg_sum_state;
+
+typedef struct {
+	char *file;            /* relative to the system folder */
+	char sha256[65];       /* of the file as read ("" when missing) */
+	char listed[65];       /* in SHA256SUMS ("" when unlisted) */
+	hg_sum_state state;
+} hg_evfile;
+
+typedef struct {
+	char *label, *href;    /* href NULL when absent */
+} hg_link;
+
+typedef struct {
+	char *id, *name, *category, *function;
+	char **parameter_sets; /* NULL-terminated */
+	hg_link security, submission;
+} hg_entry;
+
+typedef struct {
+	char *path, *sha256;
+} hg_sum;
+
+typedef struct {
+	char *name, *dir;      /* "x86_1", "data/x86_1" */
+	char *arch, *processor, *machine, *governor, *boost_name, *boost_state, *smt;
+	char *os, *kernel, *compiler, *build_tool, *counter, *start, *end, *profile, *hashbench;
+	int cpu;
+	long long min_khz, max_khz, memory_mib, counter_hz, rounds, round_ms, max_calls;
+	int virtual_machine;   /* -1 unknown */
+	char **warnings;       /* NULL-terminated */
+	hg_sum *sums;          /* sorted by path */
+	size_t nsums;
+	char **algorithms;     /* ids with evidence on this system, sorted, NULL-terminated */
+	char system_sha256[65];
+} hg_system;
+
+/* Everything of one algorithm on one system, loaded for its page. */
+typedef struct {
+	hg_record *records;
+	size_t nrecords;
+	hg_kat *kats;
+	size_t nkats;
+	hg_evfile *files;      /* every evidence file of the algorithm, sorted by path */
+	size_t nfiles;
+	char *manifest;        /* kat/<id>/kat.sha256 when present */
+} hg_sysalg;
+
+typedef struct {
+	char *data_dir;
+	hg_entry *entries;     /* the catalog, sorted by id */
+	size_t nentries;
+	hg_system *systems;    /* sorted by name */
+	size_t nsystems;
+} hg_data;
+
+int hg_data_load(hg_data **out, const char *data_dir);
+void hg_data_free(hg_data *d);
+const hg_entry *hg_data_entry(const hg_data *d, const char *id);
+int hg_system_has(const hg_system *s, const char *id);
+int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const char *id);
+void hg_sysalg_clear(hg_sysalg *sa);
+/* Is href acceptable in a page: an http(s) URL, or a relative path that stays in the site? */
+int hg_href_ok(const char *href);
+
+/* ---- the site (site.c) ---- */
+
+typedef struct {
+	const char *data_dir, *templates_dir, *out_dir;
+	int strict;
+	int jobs;              /* worker threads; 0: one per CPU */
+	FILE *warnings;        /* stderr */
+} hg_site_opts;
+
+typedef struct {
+	size_t pages, systems, algorithms, evidence_files, warnings;
+} hg_site_stats;
+
+int hg_site_build(hg_site_stats *out, const hg_site_opts *o);
+
+#endif

@@ -1,0 +1,77 @@
+/* model.h — the page model: a small document tree built once per page and walked by the HTML
+ * and the Markdown renderer (the cmark way: one tree, several outputs). Nodes and their strings
+ * live in the page's arena and are freed with it. */
+#ifndef HG_MODEL_H
+#define HG_MODEL_H
+
+#include <stddef.h>
+
+typedef enum {
+	HG_DOC,      /* children: blocks */
+	HG_HEADING,  /* level 1..3 */
+	HG_PARA,
+	HG_LIST,     /* children: items; level 1 = ordered */
+	HG_ITEM,
+	HG_CODEBLOCK,/* text */
+	HG_TABLE,    /* children: rows, the first row is the header */
+	HG_ROW,
+	HG_CELL,     /* level 1 = numeric (right-aligned) */
+	HG_TEXT,     /* text */
+	HG_CODE,     /* text */
+	HG_LINK,     /* text = href, title = full title (hover) */
+	HG_EMPH,
+	HG_STRONG,
+	HG_SPAN,     /* cls only matters in HTML; "warning" is marked in Markdown too */
+	HG_BREAK     /* line break */
+} hg_node_type;
+
+typedef struct hg_node {
+	hg_node_type type;
+	int level;
+	const char *text;
+	const char *title;
+	const char *cls;
+	struct hg_node *first, *last, *next;
+} hg_node;
+
+typedef struct hg_arena hg_arena;
+
+/* One page: its tree and everything the renderers put around it. */
+typedef struct {
+	hg_arena *arena;
+	const char *title;       /* <title> and the top heading's text */
+	const char *root;        /* relative path from the page to the site root: "", "../" */
+	hg_node *breadcrumb;     /* a HG_PARA */
+	hg_node *body;           /* a HG_DOC */
+	hg_node *footer;         /* a HG_PARA */
+} hg_page;
+
+hg_page *hg_page_new(void);
+void hg_page_free(hg_page *page);
+
+char *hg_strdup(hg_arena *a, const char *s);
+char *hg_printf(hg_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+hg_node *hg_node_new(hg_arena *a, hg_node_type type);
+hg_node *hg_append(hg_node *parent, hg_node *child); /* returns child */
+/* Shorthands: create, append to parent (when not NULL) and return the new node. */
+hg_node *hg_add(hg_arena *a, hg_node *parent, hg_node_type type);
+hg_node *hg_add_text(hg_arena *a, hg_node *parent, const char *text);
+hg_node *hg_add_textf(hg_arena *a, hg_node *parent, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+hg_node *hg_add_code(hg_arena *a, hg_node *parent, const char *text);
+hg_node *hg_add_link(hg_arena *a, hg_node *parent, const char *href, const char *text,
+	const char *title);
+hg_node *hg_add_heading(hg_arena *a, hg_node *parent, int level, const char *text);
+/* A cell holding plain text; numeric cells are right-aligned in HTML. */
+hg_node *hg_add_cell(hg_arena *a, hg_node *row, const char *text, int numeric);
+
+/* Renderers (render_html.c, render_md.c). The caller frees *out with free(). */
+int hg_render_md(char **out, size_t *len, const hg_page *page);
+/* template: the parsed skeleton (an htmlDocPtr, passed as void * to keep libxml2 out). */
+int hg_render_html(char **out, size_t *len, const hg_page *page, const void *template);
+/* Parse the skeleton once; NULL with the error stored when it lacks the marked elements. */
+void *hg_template_load(const char *path);
+void hg_template_free(void *template);
+
+#endif

@@ -1,0 +1,712 @@
+/* pages.c — the page models: one page per algorithm and system with the sections of the
+ * reference reports, the site index, each system's index and method page. Every figure is
+ * computed here from the raw trials; formats come from format.c. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "pages.h"
+
+#define FMT 128
+
+static const char *S_arch_name(const char *arch)
+{
+	if (!arch)
+		return "an unknown architecture";
+	if (strcmp(arch, "x86_64") == 0)
+		return "x86-64";
+	if (strcmp(arch, "aarch64") == 0)
+		return "AArch64";
+	return arch;
+}
+
+static const char *S_or_na(const char *s)
+{
+	return s ? s : "not available";
+}
+
+/* ---- the environment rows ---- */
+
+static hg_node *S_table(hg_arena *a, hg_node *parent, const char *const *head, const int *numeric)
+{
+	hg_node *t = hg_add(a, parent, HG_TABLE), *row = hg_add(a, t, HG_ROW);
+	size_t i;
+	for (i = 0; head[i]; i++)
+		hg_add_cell(a, row, head[i], numeric ? numeric[i] : 0);
+	return t;
+}
+
+static void S_row2(hg_arena *a, hg_node *t, const char *k, const char *v)
+{
+	hg_node *row = hg_add(a, t, HG_ROW);
+	hg_add_cell(a, row, k, 0);
+	hg_add_cell(a, row, v, 0);
+}
+
+void hg_env_rows(hg_arena *a, hg_node *parent, const hg_system *s);
+void hg_env_rows(hg_arena *a, hg_node *parent, const hg_system *s)
+{
+	static const char *head[] = { "item", "value", NULL };
+	hg_node *t = S_table(a, parent, head, NULL);
+	char buf[512], start[FMT], end[FMT];
+
+	S_row2(a, t, "processor", hg_printf(a, "%s (CPU %d, one core)", S_or_na(s->processor), s->cpu));
+	if (s->machine)
+		S_row2(a, t, "machine", s->machine);
+	hg_fmt_clock(buf, sizeof(buf), s->governor, s->min_khz, s->max_khz, s->boost_name,
+		s->boost_state, s->smt);
+	S_row2(a, t, "clock", buf);
+	S_row2(a, t, "memory", s->memory_mib >= 0 ? hg_printf(a, "%lld MiB", s->memory_mib) :
+		"not available");
+	S_row2(a, t, "OS / kernel", hg_printf(a, "%s / %s", S_or_na(s->os), S_or_na(s->kernel)));
+	S_row2(a, t, "compiler / build tool", hg_printf(a, "%s / %s", S_or_na(s->compiler),
+		S_or_na(s->build_tool)));
+	hg_fmt_utc(start, sizeof(start), s->start);
+	hg_fmt_utc(end, sizeof(end), s->end);
+	S_row2(a, t, "campaign start / end (UTC)", hg_printf(a, "%s / %s", start, end));
+}
+
+/* ---- helpers of the algorithm page ---- */
+
+typedef struct {
+	const hg_system *s;
+	const char *guide;
+} S_attr_ctx;
+
+static const char *S_attr_lookup(void *ctx, const char *name)
+{
+	const S_attr_ctx *c = ctx;
+	if (strcmp(name, "guide") == 0)
+		return c->guide;
+	if (strcmp(name, "system") == 0)
+		return c->s->name;
+	return NULL;
+}
+
+/* Position of an instance in the catalog's parameter sets (unknown ones last, by name). */
+static int S_rank(const hg_entry *e, const char *instance)
+{
+	int i;
+	if (!e)
+		return 1 << 20;
+	for (i = 0; e->parameter_sets[i]; i++)
+		if (strcmp(e->parameter_sets[i], instance) == 0)
+			return i;
+	return 1 << 20;
+}
+
+static const hg_entry *S_sort_entry;
+
+static int S_cmp_inst(const char *ia, const char *ma, const char *ib, const char *mb)
+{
+	int ra = S_rank(S_sort_entry, ia), rb = S_rank(S_sort_entry, ib), c;
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	if ((c = strcmp(ia, ib)) != 0)
+		return c;
+	c = (strcmp(mb, "reference") == 0) - (strcmp(ma, "reference") == 0);
+	return c ? c : strcmp(ma, mb);
+}
+
+static int S_cmp_rec(const void *x, const void *y)
+{
+	const hg_record *a = *(hg_record *const *)x, *b = *(hg_record *const *)y;
+	int c = S_cmp_inst(a->instance, a->implementation, b->instance, b->implementation);
+	if (c)
+		return c;
+	return a->message_bytes < b->message_bytes ? -1 : a->message_bytes > b->message_bytes;
+}
+
+static int S_cmp_kat(const void *x, const void *y)
+{
+	const hg_kat *a = *(hg_kat *const *)x, *b = *(hg_kat *const *)y;
+	return S_cmp_inst(a->instance, a->implementation, b->instance, b->implementation);
+}
+
+static void S_instance_cell(hg_arena *a, hg_node *row, const char *instance, const char *impl)
+{
+	hg_node *c = hg_add(a, row, HG_CELL);
+	hg_add_code(a, c, instance);
+	if (strcmp(impl, "reference") != 0)
+		hg_add_textf(a, c, " (%s)", impl);
+}
+
+static int S_figures(hg_figures_t *f, const hg_record *r)
+{
+	unsigned long long it[64] = { 0 }, cy[64] = { 0 }, ns[64] = { 0 };
+	unsigned long long *pit = it, *pcy = cy, *pns = ns;
+	size_t i;
+	int rc;
+	if (r->ntrials > 64) {
+		pit = malloc(r->ntrials * sizeof(*pit));
+		pcy = malloc(r->ntrials * sizeof(*pcy));
+		pns = malloc(r->ntrials * sizeof(*pns));
+	}
+	for (i = 0; i < r->ntrials; i++) {
+		pit[i] = r->trials[i].iterations;
+		pcy[i] = r->trials[i].cycles;
+		pns[i] = r->trials[i].ns;
+	}
+	rc = hg_figures(f, pit, pcy, pns, r->ntrials, r->message_bytes);
+	if (pit != it) {
+		free(pit);
+		free(pcy);
+		free(pns);
+	}
+	return rc;
+}
+
+static hg_node *S_warn(hg_arena *a, hg_node *parent, const char *text)
+{
+	hg_node *w = hg_add(a, parent, HG_SPAN);
+	w->cls = "warning";
+	hg_add_text(a, w, text);
+	return w;
+}
+
+/* What an evidence file is, from its path: ("SM3", "KAT log"), ("SM3", "timing hash_32"). */
+static void S_describe(hg_arena *a, const char *rel, const char **inst, const char **item)
+{
+	const char *base = strrchr(rel, '/');
+	const char *sep;
+	size_t n;
+	base = base ? base + 1 : rel;
+	n = strlen(base);
+	*inst = "—";
+	*item = "file";
+	if (strcmp(base, "kat.sha256") == 0) {
+		*inst = "all";
+		*item = "KAT manifest";
+	} else if (strncmp(rel, "records/", 8) == 0 && (sep = strstr(base, "__")) != NULL &&
+		n > 5 && strcmp(base + n - 5, ".json") == 0) {
+		char *stem = hg_strdup(a, base);
+		char *op = hg_strdup(a, sep + 2);
+		stem[sep - base] = 0;
+		op[strlen(op) - 5] = 0;
+		*inst = stem;
+		*item = hg_printf(a, "timing %s", op);
+	} else if (n > 4 && strcmp(base + n - 4, ".log") == 0) {
+		char *stem = hg_strdup(a, base);
+		stem[n - 4] = 0;
+		*inst = stem;
+		*item = "KAT log";
+	} else if (n > 5 && strcmp(base + n - 5, ".json") == 0) {
+		char *stem = hg_strdup(a, base);
+		stem[n - 5] = 0;
+		*inst = stem;
+		*item = "KAT summary";
+	}
+}
+
+/* ---- the algorithm page ---- */
+
+static void S_breadcrumb(hg_page *p, const hg_data *d, const hg_system *s, const char *id)
+{
+	hg_arena *a = p->arena;
+	hg_node *bc = hg_node_new(a, HG_PARA);
+	size_t i;
+	int first = 1;
+	p->breadcrumb = bc;
+	hg_add_link(a, bc, "../index.html", "Performance measurements", NULL);
+	hg_add_text(a, bc, " › ");
+	hg_add_link(a, bc, "index.html", s->name, NULL);
+	hg_add_text(a, bc, " › ");
+	hg_add_text(a, bc, id);
+	hg_add_text(a, bc, " · system:");
+	for (i = 0; i < d->nsystems; i++) {
+		const hg_system *o = &d->systems[i];
+		if (!hg_system_has(o, id))
+			continue;
+		hg_add_text(a, bc, first ? " " : " · ");
+		first = 0;
+		if (o == s) {
+			hg_node *cur = hg_add(a, bc, HG_SPAN);
+			cur->cls = "current";
+			hg_add_text(a, cur, o->name);
+		} else {
+			hg_add_link(a, bc, hg_printf(a, "../%s/%s.html", o->name, id), o->name, NULL);
+		}
+	}
+}
+
+static void S_basic(hg_arena *a, hg_node *body, const hg_system *s, const char *id,
+	const hg_entry *e, const hg_sysalg *sa)
+{
+	hg_node *p;
+	char *impls = NULL;
+	size_t i, k;
+
+	hg_add_heading(a, body, 2, "1. Basic information");
+	p = hg_add(a, body, HG_PARA);
+	hg_add_textf(a, p, "Category: %s; function: %s", e && e->category ? e->category :
+		"not available", e && e->function ? e->function : "not available");
+	p = hg_add(a, body, HG_PARA);
+	hg_add_textf(a, p, "Algorithm: %s", e ? e->name : id);
+	/* implementation versions: those with a KAT summary or a record, reference first */
+	for (i = 0; i < sa->nkats + sa->nrecords; i++) {
+		const char *impl = i < sa->nkats ? sa->kats[i].implementation :
+			sa->records[i - sa->nkats].implementation;
+		int seen = 0;
+		for (k = 0; k < i && !seen; k++)
+			seen = strcmp(impl, k < sa->nkats ? sa->kats[k].implementation :
+				sa->records[k - sa->nkats].implementation) == 0;
+		if (seen)
+			continue;
+		if (!impls)
+			impls = hg_strdup(a, impl);
+		else if (strcmp(impl, "reference") == 0)
+			impls = hg_printf(a, "reference, %s", impls);
+		else
+			impls = hg_printf(a, "%s, %s", impls, impl);
+	}
+	p = hg_add(a, body, HG_PARA);
+	hg_add_textf(a, p, "Implementation versions measured: %s", impls ? impls : "none");
+	p = hg_add(a, body, HG_PARA);
+	hg_add_text(a, p, "Parameter sets: ");
+	if (e && e->parameter_sets[0]) {
+		char *sets = hg_strdup(a, e->parameter_sets[0]);
+		for (i = 1; e->parameter_sets[i]; i++)
+			sets = hg_printf(a, "%s, %s", sets, e->parameter_sets[i]);
+		hg_add_text(a, p, sets);
+	} else {
+		hg_add_text(a, p, "not available");
+	}
+	p = hg_add(a, body, HG_PARA);
+	hg_add_text(a, p, "Security evaluation: ");
+	if (e && e->security.label && e->security.href)
+		hg_add_link(a, p, e->security.href, e->security.label, NULL);
+	else
+		hg_add_text(a, p, e && e->security.label ? e->security.label : "not available");
+	p = hg_add(a, body, HG_PARA);
+	hg_add_text(a, p, "Measurement method: ");
+	hg_add_link(a, p, "method.html", hg_printf(a, "%s method", s->name), NULL);
+	p = hg_add(a, body, HG_PARA);
+	hg_add_text(a, p, "Submission: ");
+	if (e && e->submission.label && e->submission.href)
+		hg_add_link(a, p, e->submission.href, e->submission.label, NULL);
+	else
+		hg_add_text(a, p, e && e->submission.label ? e->submission.label : "not available");
+}
+
+static void S_kat_section(hg_arena *a, hg_node *body, const hg_system *s, const char *id,
+	const hg_sysalg *sa)
+{
+	static const char *head[] = { "instance", "build flags", "KAT", NULL };
+	hg_kat **kats = malloc((sa->nkats + 1) * sizeof(*kats));
+	hg_node *p, *t;
+	size_t i;
+
+	hg_add_heading(a, body, 2, "3. Functional testing (KAT)");
+	p = hg_add(a, body, HG_PARA);
+	if (sa->manifest) {
+		hg_add_text(a, p, "Each library was checked against the submitted KAT vectors (SHA-256 "
+			"manifest ");
+		hg_add_link(a, p, hg_printf(a, "../data/%s/%s", s->name, sa->manifest),
+			hg_printf(a, "%s/kat.sha256", id), NULL);
+		hg_add_text(a, p, ") before timing.");
+	} else {
+		hg_add_text(a, p, "Each library was checked against the submitted KAT vectors before "
+			"timing.");
+	}
+	if (!sa->nkats) {
+		p = hg_add(a, body, HG_PARA);
+		S_warn(a, p, "No KAT summary for this algorithm on this system.");
+		free(kats);
+		return;
+	}
+	for (i = 0; i < sa->nkats; i++)
+		kats[i] = &sa->kats[i];
+	qsort(kats, sa->nkats, sizeof(*kats), S_cmp_kat);
+	t = S_table(a, body, head, NULL);
+	for (i = 0; i < sa->nkats; i++) {
+		hg_node *row = hg_add(a, t, HG_ROW), *c, *span;
+		S_instance_cell(a, row, kats[i]->instance, kats[i]->implementation);
+		hg_add_cell(a, row, kats[i]->build_flags, 0);
+		c = hg_add(a, row, HG_CELL);
+		span = hg_add(a, c, HG_SPAN);
+		span->cls = strcmp(kats[i]->result, "PASS") == 0 ? "pass" : "fail";
+		hg_add_text(a, span, kats[i]->result);
+		if (strcmp(kats[i]->result, "PASS") != 0 && kats[i]->detail)
+			hg_add_textf(a, c, ": %s", kats[i]->detail);
+	}
+	free(kats);
+}
+
+static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t n,
+	const hg_sysalg *sa)
+{
+	static const char *head[] = { "instance", "message", "mean cycles", "cycles/byte",
+		"mean time", "MB/s", "n", NULL };
+	static const int num[] = { 0, 1, 1, 1, 1, 1, 1 };
+	hg_node *t, *p;
+	size_t i, k;
+
+	hg_add_heading(a, body, 2, "4. Performance");
+	if (!n) {
+		p = hg_add(a, body, HG_PARA);
+		S_warn(a, p, "No timing records for this algorithm on this system.");
+	} else {
+		t = S_table(a, body, head, num);
+		for (i = 0; i < n; i++) {
+			const hg_record *r = recs[i];
+			hg_node *row = hg_add(a, t, HG_ROW), *c;
+			hg_figures_t f;
+			char b[FMT];
+			S_instance_cell(a, row, r->instance, r->implementation);
+			if (r->kat && strcmp(r->kat, "PASS") != 0)
+				S_warn(a, row->last, hg_printf(a, " KAT %s", r->kat));
+			hg_add_cell(a, row, hg_fmt_message(b, sizeof(b), r->message_bytes), 1);
+			if (strcmp(r->status, "ok") != 0 || S_figures(&f, r) != 0) {
+				c = hg_add(a, row, HG_CELL);
+				S_warn(a, c, hg_printf(a, "%s%s%s", r->status, r->detail ? ": " : "",
+					r->detail ? r->detail : ""));
+				for (k = 0; k < 4; k++)
+					hg_add_cell(a, row, "—", 1);
+				continue;
+			}
+			hg_add_cell(a, row, hg_fmt_cycles(b, sizeof(b), f.mean_cycles), 1);
+			hg_add_cell(a, row, hg_fmt_cpb(b, sizeof(b), f.cycles_per_byte), 1);
+			hg_add_cell(a, row, hg_fmt_time(b, sizeof(b), f.mean_ns), 1);
+			hg_add_cell(a, row, hg_fmt_mbps(b, sizeof(b), f.mbps), 1);
+			{
+				unsigned long long it[64];
+				size_t m = r->ntrials < 64 ? r->ntrials : 64;
+				for (k = 0; k < m; k++)
+					it[k] = r->trials[k].iterations;
+				if (r->ntrials <= 64)
+					hg_fmt_n(b, sizeof(b), it, m);
+				else
+					snprintf(b, sizeof(b), "%llu (%zu rounds)", f.n, r->ntrials);
+				hg_add_cell(a, row, b, 1);
+			}
+		}
+	}
+	/* libraries that were not timed: their KAT did not pass */
+	for (i = 0; i < sa->nkats; i++) {
+		const hg_kat *kt = &sa->kats[i];
+		int timed = 0;
+		if (strcmp(kt->result, "PASS") == 0)
+			continue;
+		for (k = 0; k < n && !timed; k++)
+			timed = strcmp(recs[k]->instance, kt->instance) == 0 &&
+				strcmp(recs[k]->implementation, kt->implementation) == 0;
+		if (timed)
+			continue;
+		p = hg_add(a, body, HG_PARA);
+		hg_add_code(a, p, kt->instance);
+		if (strcmp(kt->implementation, "reference") != 0)
+			hg_add_textf(a, p, " (%s)", kt->implementation);
+		hg_add_text(a, p, ": ");
+		S_warn(a, p, hg_printf(a, "not timed, its KAT check gave %s", kt->result));
+	}
+}
+
+static void S_resource_section(hg_arena *a, hg_node *body, hg_record **recs, size_t n)
+{
+	static const char *head[] = { "instance", "operation", "static: ELF image (bytes)",
+		"baseline RSS", "peak RSS", NULL };
+	static const int num[] = { 0, 0, 1, 1, 1 };
+	hg_node *t, *p;
+	size_t i;
+
+	hg_add_heading(a, body, 2, "5. Resource consumption");
+	p = hg_add(a, body, HG_PARA);
+	hg_add_text(a, p, "Static memory is approximated by the library's loadable ELF segments; "
+		"peak memory is the process high-water mark (VmHWM) including the benchmark driver and "
+		"libc, so both are upper-bound proxies rather than isolated algorithm memory.");
+	if (!n)
+		return;
+	t = S_table(a, body, head, num);
+	for (i = 0; i < n; i++) {
+		const hg_record *r = recs[i];
+		hg_node *row = hg_add(a, t, HG_ROW);
+		char b[FMT];
+		S_instance_cell(a, row, r->instance, r->implementation);
+		hg_add_cell(a, row, r->operation, 0);
+		hg_add_cell(a, row, r->static_bytes >= 0 ? hg_printf(a, "%lld", r->static_bytes) : "—", 1);
+		hg_add_cell(a, row, r->baseline_rss_kib >= 0 ?
+			hg_fmt_kib(b, sizeof(b), r->baseline_rss_kib) : "—", 1);
+		hg_add_cell(a, row, r->peak_rss_kib >= 0 ? hg_fmt_kib(b, sizeof(b), r->peak_rss_kib) :
+			"—", 1);
+	}
+}
+
+static void S_evidence_section(hg_arena *a, hg_node *body, const hg_system *s,
+	const hg_sysalg *sa)
+{
+	static const char *head[] = { "instance", "item", "file", "sha256", NULL };
+	hg_node *t, *p;
+	size_t i;
+
+	hg_add_heading(a, body, 2, "7. Raw evidence index");
+	p = hg_add(a, body, HG_PARA);
+	hg_add_textf(a, p, "Paths are relative to data/%s/; each file links to its copy on this "
+		"site, which ", s->name);
+	hg_add_code(a, p, "sha256sum -c");
+	hg_add_text(a, p, " checks against ");
+	hg_add_link(a, p, hg_printf(a, "../data/%s/SHA256SUMS", s->name), "SHA256SUMS", NULL);
+	hg_add_text(a, p, ". Each JSON record holds its command, environment and every round.");
+	if (!sa->nfiles)
+		return;
+	t = S_table(a, body, head, NULL);
+	for (i = 0; i < sa->nfiles; i++) {
+		const hg_evfile *f = &sa->files[i];
+		hg_node *row = hg_add(a, t, HG_ROW), *c;
+		const char *inst, *item;
+		char b[FMT];
+		S_describe(a, f->file, &inst, &item);
+		c = hg_add(a, row, HG_CELL);
+		if (strcmp(inst, "—") && strcmp(inst, "all"))
+			hg_add_code(a, c, inst);
+		else
+			hg_add_text(a, c, inst);
+		hg_add_cell(a, row, item, 0);
+		c = hg_add(a, row, HG_CELL);
+		if (f->state == HG_SUM_MISSING) {
+			hg_add_code(a, c, f->file);
+		} else {
+			hg_node *l = hg_add_link(a, c, hg_printf(a, "../data/%s/%s", s->name, f->file), NULL,
+				hg_printf(a, "sha256 %s", f->sha256));
+			hg_add_code(a, l, f->file);
+		}
+		c = hg_add(a, row, HG_CELL);
+		if (f->sha256[0]) {
+			hg_node *code = hg_add_code(a, c, hg_fmt_sha_short(b, sizeof(b), f->sha256));
+			(void)code;
+		}
+		switch (f->state) {
+		case HG_SUM_MISMATCH:
+			S_warn(a, c, hg_printf(a, " does not match SHA256SUMS (%s)",
+				hg_fmt_sha_short(b, sizeof(b), f->listed)));
+			break;
+		case HG_SUM_UNLISTED:
+			S_warn(a, c, " not listed in SHA256SUMS");
+			break;
+		case HG_SUM_MISSING:
+			S_warn(a, c, "listed in SHA256SUMS but missing");
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
+	const hg_sysalg *sa, const hg_texts *tx, double *out_headline)
+{
+	hg_page *p = hg_page_new();
+	hg_arena *a = p->arena;
+	const hg_entry *e = hg_data_entry(d, id);
+	hg_record **recs = malloc((sa->nrecords + 1) * sizeof(*recs));
+	S_attr_ctx actx = { s, s->arch && strcmp(s->arch, "aarch64") == 0 ? "ARM" : "x86" };
+	hg_node *body = p->body, *para;
+	size_t i;
+
+	p->root = "../";
+	p->title = hg_printf(a, "%s %s — performance on %s (system %s)", id, e ? e->name : id,
+		S_arch_name(s->arch), s->name);
+	S_breadcrumb(p, d, s, id);
+	hg_add_heading(a, body, 1, p->title);
+	para = hg_add(a, body, HG_PARA);
+	para->cls = "attribution";
+	hg_prose_inline(a, para, tx->attribution, S_attr_lookup, &actx);
+
+	S_basic(a, body, s, id, e, sa);
+	hg_add_heading(a, body, 2, "2. Assessment environment");
+	hg_env_rows(a, body, s);
+	S_kat_section(a, body, s, id, sa);
+
+	for (i = 0; i < sa->nrecords; i++)
+		recs[i] = &sa->records[i];
+	S_sort_entry = e;
+	qsort(recs, sa->nrecords, sizeof(*recs), S_cmp_rec);
+	S_perf_section(a, body, recs, sa->nrecords, sa);
+	S_resource_section(a, body, recs, sa->nrecords);
+	S_evidence_section(a, body, s, sa);
+
+	*out_headline = -1;
+	for (i = 0; i < sa->nrecords; i++) {
+		hg_figures_t f;
+		if (strcmp(recs[i]->implementation, "reference") == 0 &&
+			recs[i]->message_bytes == 65536 && strcmp(recs[i]->status, "ok") == 0 &&
+			S_figures(&f, recs[i]) == 0) {
+			*out_headline = f.cycles_per_byte;
+			break;
+		}
+	}
+	p->footer = hg_node_new(a, HG_PARA);
+	hg_add_textf(a, p->footer, "Generated by %s from evidence measured by hashbench %s.",
+		tx->generator, s->hashbench);
+	free(recs);
+	return p;
+}
+
+/* ---- index pages ---- */
+
+static void S_headline_cell(hg_arena *a, hg_node *row, const char *href, double cpb)
+{
+	hg_node *c = hg_add(a, row, HG_CELL);
+	char b[FMT];
+	c->level = 1;
+	hg_add_link(a, c, href, cpb >= 0 ? hg_printf(a, "%s cycles/byte",
+		hg_fmt_cpb(b, sizeof(b), cpb)) : "no figure", NULL);
+}
+
+hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
+	const double *headlines, const hg_texts *tx)
+{
+	hg_page *p = hg_page_new();
+	hg_arena *a = p->arena;
+	hg_node *body = p->body, *t, *row, *para;
+	size_t i, k;
+
+	p->title = "Performance measurements";
+	p->breadcrumb = hg_node_new(a, HG_PARA);
+	hg_add_text(a, p->breadcrumb, "Performance measurements");
+	hg_add_heading(a, body, 1, p->title);
+	para = hg_add(a, body, HG_PARA);
+	hg_add_text(a, para, "Every algorithm on every measured system; each figure is cycles per "
+		"byte at 65536 B of the first reference instance, and links to the algorithm's page.");
+	t = hg_add(a, body, HG_TABLE);
+	row = hg_add(a, t, HG_ROW);
+	hg_add_cell(a, row, "algorithm", 0);
+	hg_add_cell(a, row, "name", 0);
+	for (k = 0; k < d->nsystems; k++) {
+		hg_node *c = hg_add(a, row, HG_CELL);
+		c->level = 1;
+		hg_add_link(a, c, hg_printf(a, "%s/index.html", d->systems[k].name), d->systems[k].name,
+			NULL);
+	}
+	for (i = 0; i < nids; i++) {
+		const hg_entry *e = hg_data_entry(d, ids[i]);
+		row = hg_add(a, t, HG_ROW);
+		hg_add_cell(a, row, ids[i], 0);
+		hg_add_cell(a, row, e ? e->name : "—", 0);
+		for (k = 0; k < d->nsystems; k++) {
+			if (hg_system_has(&d->systems[k], ids[i]))
+				S_headline_cell(a, row, hg_printf(a, "%s/%s.html", d->systems[k].name, ids[i]),
+					headlines[k * nids + i]);
+			else
+				hg_add_cell(a, row, "—", 1);
+		}
+	}
+	p->footer = hg_node_new(a, HG_PARA);
+	hg_add_textf(a, p->footer, "Generated by %s.", tx->generator);
+	return p;
+}
+
+hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const *ids,
+	size_t nids, const double *headlines, const hg_texts *tx)
+{
+	hg_page *p = hg_page_new();
+	hg_arena *a = p->arena;
+	hg_node *body = p->body, *t, *row, *para;
+	size_t i, si = (size_t)(s - d->systems);
+	size_t w;
+
+	p->root = "../";
+	p->title = hg_printf(a, "System %s — %s", s->name, S_arch_name(s->arch));
+	p->breadcrumb = hg_node_new(a, HG_PARA);
+	hg_add_link(a, p->breadcrumb, "../index.html", "Performance measurements", NULL);
+	hg_add_textf(a, p->breadcrumb, " › %s", s->name);
+	hg_add_heading(a, body, 1, p->title);
+	para = hg_add(a, body, HG_PARA);
+	hg_add_text(a, para, "How this system was measured: ");
+	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
+	hg_add_textf(a, para, " (profile %s).", s->profile);
+	hg_add_heading(a, body, 2, "Assessment environment");
+	hg_env_rows(a, body, s);
+	for (w = 0; s->warnings[w]; w++) {
+		para = hg_add(a, body, HG_PARA);
+		S_warn(a, para, s->warnings[w]);
+	}
+	hg_add_heading(a, body, 2, "Algorithms");
+	t = hg_add(a, body, HG_TABLE);
+	row = hg_add(a, t, HG_ROW);
+	hg_add_cell(a, row, "algorithm", 0);
+	hg_add_cell(a, row, "name", 0);
+	hg_add_cell(a, row, "cycles/byte at 65536 B", 1);
+	for (i = 0; i < nids; i++) {
+		const hg_entry *e = hg_data_entry(d, ids[i]);
+		if (!hg_system_has(s, ids[i]))
+			continue;
+		row = hg_add(a, t, HG_ROW);
+		hg_add_cell(a, row, NULL, 0);
+		hg_add_link(a, row->last, hg_printf(a, "%s.html", ids[i]), ids[i], NULL);
+		hg_add_cell(a, row, e ? e->name : "—", 0);
+		S_headline_cell(a, row, hg_printf(a, "%s.html", ids[i]), headlines[si * nids + i]);
+	}
+	p->footer = hg_node_new(a, HG_PARA);
+	hg_add_textf(a, p->footer, "Generated by %s from evidence measured by hashbench %s.",
+		tx->generator, s->hashbench);
+	return p;
+}
+
+/* ---- the method page ---- */
+
+typedef struct {
+	const hg_system *s;
+	hg_arena *a;
+} S_method_ctx;
+
+static const char *S_method_lookup(void *ctx, const char *name)
+{
+	const S_method_ctx *c = ctx;
+	const hg_system *s = c->s;
+	char b[512];
+	if (strcmp(name, "system") == 0)
+		return s->name;
+	if (strcmp(name, "processor") == 0)
+		return S_or_na(s->processor);
+	if (strcmp(name, "cpu") == 0)
+		return hg_printf(c->a, "%d", s->cpu);
+	if (strcmp(name, "counter") == 0)
+		return s->counter;
+	if (strcmp(name, "counter-hz") == 0)
+		return s->counter_hz > 0 ? hg_printf(c->a, "%.3f GHz", (double)s->counter_hz / 1e9) :
+			"its own rate (core cycles)";
+	if (strcmp(name, "clock") == 0)
+		return hg_strdup(c->a, hg_fmt_clock(b, sizeof(b), s->governor, s->min_khz, s->max_khz,
+			s->boost_name, s->boost_state, s->smt));
+	if (strcmp(name, "profile") == 0)
+		return s->profile;
+	if (strcmp(name, "rounds") == 0)
+		return s->rounds >= 0 ? hg_printf(c->a, "%lld", s->rounds) : "not recorded";
+	if (strcmp(name, "round-ms") == 0)
+		return s->round_ms >= 0 ? hg_printf(c->a, "%lld ms", s->round_ms) : "not recorded";
+	if (strcmp(name, "max-calls") == 0)
+		return s->max_calls >= 0 ? hg_printf(c->a, "%lld", s->max_calls) : "not recorded";
+	if (strcmp(name, "compiler") == 0)
+		return S_or_na(s->compiler);
+	if (strcmp(name, "hashbench") == 0)
+		return s->hashbench;
+	return NULL;
+}
+
+hg_page *hg_page_method(const hg_data *d, const hg_system *s, const hg_texts *tx)
+{
+	hg_page *p = hg_page_new();
+	hg_arena *a = p->arena;
+	S_method_ctx ctx = { s, a };
+	size_t w;
+	(void)d;
+
+	p->root = "../";
+	p->title = hg_printf(a, "How system %s was measured", s->name);
+	p->breadcrumb = hg_node_new(a, HG_PARA);
+	hg_add_link(a, p->breadcrumb, "../index.html", "Performance measurements", NULL);
+	hg_add_text(a, p->breadcrumb, " › ");
+	hg_add_link(a, p->breadcrumb, "index.html", s->name, NULL);
+	hg_add_text(a, p->breadcrumb, " › method");
+	hg_add_heading(a, p->body, 1, p->title);
+	hg_prose(a, p->body, tx->method, S_method_lookup, &ctx);
+	if (s->warnings[0]) {
+		hg_add_heading(a, p->body, 2, "What may disturb the figures");
+		for (w = 0; s->warnings[w]; w++)
+			S_warn(a, hg_add(a, p->body, HG_PARA), s->warnings[w]);
+	}
+	p->footer = hg_node_new(a, HG_PARA);
+	hg_add_textf(a, p->footer, "Generated by %s.", tx->generator);
+	return p;
+}

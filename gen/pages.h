@@ -1,0 +1,32 @@
+/* pages.h — building the page models of the site from the evidence (pages.c, prose.c). */
+#ifndef HG_PAGES_H
+#define HG_PAGES_H
+
+#include "hashgen.h"
+#include "model.h"
+
+/* Value of a {placeholder}, or NULL to leave it as written. */
+typedef const char *(*hg_lookup_fn)(void *ctx, const char *name);
+
+int hg_prose(hg_arena *a, hg_node *parent, const char *markdown, hg_lookup_fn lookup, void *ctx);
+int hg_prose_inline(hg_arena *a, hg_node *parent, const char *markdown, hg_lookup_fn lookup,
+	void *ctx);
+
+typedef struct {
+	const char *attribution; /* templates/attribution.md */
+	const char *method;      /* templates/method.md */
+	const char *generator;   /* "hashgen 0.1.0 (git abc1234)" */
+} hg_texts;
+
+/* The headline of an algorithm on a system: cycles/byte at 65536 B of the first reference
+ * instance; < 0 when there is none. */
+hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
+	const hg_sysalg *sa, const hg_texts *t, double *out_headline);
+/* headlines[system * nids + algorithm]: see hg_page_algorithm */
+hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
+	const double *headlines, const hg_texts *t);
+hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const *ids,
+	size_t nids, const double *headlines, const hg_texts *t);
+hg_page *hg_page_method(const hg_data *d, const hg_system *s, const hg_texts *t);
+
+#endif
