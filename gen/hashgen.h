@@ -113,6 +113,7 @@ typedef struct {
 	const char *data_dir, *templates_dir, *out_dir;
 	int strict;
 	int jobs;              /* worker threads; 0: one per CPU */
+	const char *generator; /* footer text naming the generator; NULL: this version */
 	FILE *warnings;        /* stderr */
 } hg_site_opts;
 

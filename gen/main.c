@@ -20,7 +20,7 @@ static const char S_usage[] =
 
 int main(int argc, char **argv)
 {
-	hg_site_opts o = { "data", "templates", "site", 0, 0, stderr };
+	hg_site_opts o = { "data", "templates", "site", 0, 0, NULL, stderr };
 	hg_site_stats st;
 	int i;
 

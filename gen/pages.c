@@ -96,7 +96,8 @@ static int S_rank(const hg_entry *e, const char *instance)
 	return 1 << 20;
 }
 
-static const hg_entry *S_sort_entry;
+/* the catalog entry whose parameter-set order the sorts follow (one per rendering thread) */
+static _Thread_local const hg_entry *S_sort_entry;
 
 static int S_cmp_inst(const char *ia, const char *ma, const char *ib, const char *mb)
 {
@@ -230,6 +231,14 @@ static void S_breadcrumb(hg_page *p, const hg_data *d, const hg_system *s, const
 	}
 }
 
+/* Catalog links: URLs as they are, relative paths from the site root (pages sit one below). */
+static const char *S_site_href(hg_arena *a, const char *href)
+{
+	if (strncmp(href, "https://", 8) == 0 || strncmp(href, "http://", 7) == 0)
+		return href;
+	return hg_printf(a, "../%s", href);
+}
+
 static void S_basic(hg_arena *a, hg_node *body, const hg_system *s, const char *id,
 	const hg_entry *e, const hg_sysalg *sa)
 {
@@ -275,7 +284,7 @@ static void S_basic(hg_arena *a, hg_node *body, const hg_system *s, const char *
 	p = hg_add(a, body, HG_PARA);
 	hg_add_text(a, p, "Security evaluation: ");
 	if (e && e->security.label && e->security.href)
-		hg_add_link(a, p, e->security.href, e->security.label, NULL);
+		hg_add_link(a, p, S_site_href(a, e->security.href), e->security.label, NULL);
 	else
 		hg_add_text(a, p, e && e->security.label ? e->security.label : "not available");
 	p = hg_add(a, body, HG_PARA);
@@ -284,7 +293,7 @@ static void S_basic(hg_arena *a, hg_node *body, const hg_system *s, const char *
 	p = hg_add(a, body, HG_PARA);
 	hg_add_text(a, p, "Submission: ");
 	if (e && e->submission.label && e->submission.href)
-		hg_add_link(a, p, e->submission.href, e->submission.label, NULL);
+		hg_add_link(a, p, S_site_href(a, e->submission.href), e->submission.label, NULL);
 	else
 		hg_add_text(a, p, e && e->submission.label ? e->submission.label : "not available");
 }
@@ -475,13 +484,15 @@ static void S_evidence_section(hg_arena *a, hg_node *body, const hg_system *s,
 			hg_node *code = hg_add_code(a, c, hg_fmt_sha_short(b, sizeof(b), f->sha256));
 			(void)code;
 		}
+		if (f->state == HG_SUM_MISMATCH || f->state == HG_SUM_UNLISTED)
+			hg_add_text(a, c, " ");
 		switch (f->state) {
 		case HG_SUM_MISMATCH:
-			S_warn(a, c, hg_printf(a, " does not match SHA256SUMS (%s)",
+			S_warn(a, c, hg_printf(a, "does not match SHA256SUMS (%s)",
 				hg_fmt_sha_short(b, sizeof(b), f->listed)));
 			break;
 		case HG_SUM_UNLISTED:
-			S_warn(a, c, " not listed in SHA256SUMS");
+			S_warn(a, c, "not listed in SHA256SUMS");
 			break;
 		case HG_SUM_MISSING:
 			S_warn(a, c, "listed in SHA256SUMS but missing");
@@ -503,6 +514,7 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	hg_node *body = p->body, *para;
 	size_t i;
 
+	S_sort_entry = e;
 	p->root = "../";
 	p->title = hg_printf(a, "%s %s — performance on %s (system %s)", id, e ? e->name : id,
 		S_arch_name(s->arch), s->name);
@@ -519,7 +531,6 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 
 	for (i = 0; i < sa->nrecords; i++)
 		recs[i] = &sa->records[i];
-	S_sort_entry = e;
 	qsort(recs, sa->nrecords, sizeof(*recs), S_cmp_rec);
 	S_perf_section(a, body, recs, sa->nrecords, sa);
 	S_resource_section(a, body, recs, sa->nrecords);

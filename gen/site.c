@@ -267,7 +267,8 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 		S_read_template((char **)&tx.attribution, o->templates_dir, "attribution.md") != 0 ||
 		S_read_template((char **)&tx.method, o->templates_dir, "method.md") != 0)
 		goto out;
-	gen = hg_xprintf("hashgen %s (git %s)", HG_VERSION, HB_GIT_COMMIT);
+	gen = o->generator ? hg_xstrdup(o->generator) :
+		hg_xprintf("hashgen %s (git %s)", HG_VERSION, HB_GIT_COMMIT);
 	tx.generator = gen;
 
 	/* every algorithm id: the catalog's and those with evidence */

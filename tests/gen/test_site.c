@@ -1,0 +1,507 @@
+/* test_site.c — hashgen on a fixture data/: golden HTML and Markdown pages, every HTML file parses
+ * cleanly and every link resolves, two runs give the same bytes, evidence copies match
+ * SHA256SUMS, and bad input gets one clear message while the previous site survives. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+
+#include "hashgen.h"
+#include "model.h"
+#include "pages.h"
+#include "support.h"
+
+#define DATA HBT_FIXTURES "/data"
+#define GOLDEN HBT_FIXTURES "/golden"
+#define TEMPLATES HBT_SOURCE_DIR "/templates"
+
+static int S_build(const char *data, const char *out, int strict, char **err)
+{
+	hg_site_opts o;
+	hg_site_stats st;
+	char *warn_text = NULL;
+	size_t warn_len = 0;
+	FILE *w = open_memstream(&warn_text, &warn_len);
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.data_dir = data;
+	o.templates_dir = TEMPLATES;
+	o.out_dir = out;
+	o.strict = strict;
+	o.generator = "hashgen (test)";
+	o.warnings = w;
+	rc = hg_site_build(&st, &o);
+	fclose(w);
+	if (err)
+		*err = rc ? hg_xstrdup(hg_error_last()) : warn_text;
+	if (!err || rc)
+		free(warn_text);
+	return rc;
+}
+
+static char *S_read(const char *path)
+{
+	char *text;
+	size_t len;
+	cr_assert_eq(hg_read_file(&text, &len, path), 0, "%s", hg_error_last());
+	return text;
+}
+
+/* ---- golden pages ---- */
+
+Test(site, golden_pages)
+{
+	static const char *pages[] = { "index.html", "x86_1/index.html", "x86_1/method.html",
+		"x86_1/hash-15.html", "x86_1/hash-15.md", "arm_1/hash-15.html", "arm_1/hash-15.md",
+		"x86_1/hash-21.md", "x86_1/evil.html", "x86_1/evil.md", NULL };
+	char *out = hbt_tmpdir("golden"), *site = hb_path_join(out, "site");
+	int update = getenv("HBT_UPDATE_GOLDEN") != NULL;
+	size_t i;
+
+	cr_assert_eq(S_build(DATA, site, 0, NULL), 0, "%s", hg_error_last());
+	for (i = 0; pages[i]; i++) {
+		char *got_path = hb_path_join(site, pages[i]), *want_path = hb_path_join(GOLDEN, pages[i]);
+		char *got = S_read(got_path);
+		if (update) {
+			char *dir = strdup(want_path);
+			*strrchr(dir, '/') = 0;
+			hg_mkdirs(dir);
+			hbt_write(want_path, got, strlen(got));
+			free(dir);
+		} else {
+			char *want = S_read(want_path);
+			cr_expect_str_eq(got, want, "%s differs from tests/fixtures/golden/%s "
+				"(HBT_UPDATE_GOLDEN=1 rewrites the golden files)", pages[i], pages[i]);
+			free(want);
+		}
+		free(got);
+		free(got_path);
+		free(want_path);
+	}
+	free(site);
+	free(out);
+}
+
+/* ---- every HTML file parses; every relative link resolves ---- */
+
+static int S_errors;
+
+static void S_count_error(void *ctx, const char *msg, ...)
+{
+	(void)ctx;
+	(void)msg;
+	S_errors++;
+}
+
+static void S_check_links(xmlNodePtr n, const char *page_dir, const char *file, size_t *links)
+{
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		{
+			static const char *attrs[] = { "href", "src", NULL };
+			size_t i;
+			for (i = 0; attrs[i]; i++) {
+				xmlChar *v = xmlGetProp(n, (const xmlChar *)attrs[i]);
+				if (v) {
+					const char *href = (const char *)v;
+					if (strncmp(href, "https://", 8) && strncmp(href, "http://", 7)) {
+						char *target = hb_path_join(page_dir, href);
+						cr_expect(access(target, F_OK) == 0, "%s: link %s resolves to nothing",
+							file, href);
+						cr_expect(href[0] != '/', "%s: link %s is not relative", file, href);
+						free(target);
+						(*links)++;
+					}
+					xmlFree(v);
+				}
+			}
+		}
+		S_check_links(n->children, page_dir, file, links);
+	}
+}
+
+static void S_walk_html(const char *dir, size_t *files, size_t *links)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	cr_assert_not_null(d);
+	while ((de = readdir(d)) != NULL) {
+		char *p;
+		struct stat st;
+		size_t n = strlen(de->d_name);
+		if (de->d_name[0] == '.')
+			continue;
+		p = hb_path_join(dir, de->d_name);
+		stat(p, &st);
+		if (S_ISDIR(st.st_mode)) {
+			S_walk_html(p, files, links);
+		} else if (n > 5 && strcmp(de->d_name + n - 5, ".html") == 0) {
+			htmlDocPtr doc;
+			S_errors = 0;
+			xmlSetGenericErrorFunc(NULL, S_count_error);
+			doc = htmlReadFile(p, "UTF-8", HTML_PARSE_NONET);
+			xmlSetGenericErrorFunc(NULL, NULL);
+			cr_assert_not_null(doc, "%s does not parse", p);
+			cr_expect_eq(S_errors, 0, "%s: %d HTML parser errors", p, S_errors);
+			S_check_links(xmlDocGetRootElement(doc), dir, p, links);
+			xmlFreeDoc(doc);
+			(*files)++;
+		}
+		free(p);
+	}
+	closedir(d);
+}
+
+Test(site, html_parses_cleanly_and_links_resolve)
+{
+	char *out = hbt_tmpdir("links"), *site = hb_path_join(out, "site");
+	size_t files = 0, links = 0;
+	cr_assert_eq(S_build(DATA, site, 0, NULL), 0, "%s", hg_error_last());
+	S_walk_html(site, &files, &links);
+	cr_expect_eq(files, 1 + 2 * 2 + 4, "index, 2 × (system index, method), 4 algorithm pages");
+	cr_expect_gt(links, 50);
+	free(site);
+	free(out);
+}
+
+/* ---- determinism ---- */
+
+static void S_compare_trees(const char *a, const char *b, size_t *n)
+{
+	DIR *d = opendir(a);
+	struct dirent *de;
+	cr_assert_not_null(d);
+	while ((de = readdir(d)) != NULL) {
+		char *pa, *pb;
+		struct stat st;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		pa = hb_path_join(a, de->d_name);
+		pb = hb_path_join(b, de->d_name);
+		stat(pa, &st);
+		if (S_ISDIR(st.st_mode)) {
+			S_compare_trees(pa, pb, n);
+		} else {
+			char *x, *y;
+			size_t lx, ly;
+			cr_assert_eq(hg_read_file(&x, &lx, pa), 0);
+			cr_assert_eq(hg_read_file(&y, &ly, pb), 0, "%s is missing from the second run", pb);
+			cr_expect(lx == ly && memcmp(x, y, lx) == 0, "%s differs between two runs", pa);
+			free(x);
+			free(y);
+			(*n)++;
+		}
+		free(pa);
+		free(pb);
+	}
+	closedir(d);
+}
+
+Test(site, two_runs_give_the_same_bytes)
+{
+	char *out = hbt_tmpdir("determinism"), *s1 = hb_path_join(out, "one"), *s2 = hb_path_join(out, "two");
+	size_t n1 = 0, n2 = 0;
+	cr_assert_eq(S_build(DATA, s1, 0, NULL), 0, "%s", hg_error_last());
+	cr_assert_eq(S_build(DATA, s2, 0, NULL), 0, "%s", hg_error_last());
+	S_compare_trees(s1, s2, &n1);
+	S_compare_trees(s2, s1, &n2);
+	cr_expect_eq(n1, n2);
+	cr_expect_gt(n1, 40);
+	free(s1);
+	free(s2);
+	free(out);
+}
+
+/* ---- the evidence copies and SHA256SUMS ---- */
+
+Test(site, evidence_copies_check_against_sha256sums)
+{
+	char *out = hbt_tmpdir("sums"), *site = hb_path_join(out, "site"), *warn = NULL, *cmd, *page;
+	cr_assert_eq(S_build(DATA, site, 0, &warn), 0, "%s", hg_error_last());
+	cr_expect(strstr(warn, "arm_1/records/hash-15/litchi_512__hash_32.json: its SHA-256 does not "
+		"match SHA256SUMS\n") != NULL, "%s", warn);
+	cmd = hb_sprintf("cd '%s/data/x86_1' && sha256sum --quiet -c SHA256SUMS", site);
+	cr_expect_eq(system(cmd), 0, "the x86_1 copies do not verify");
+	free(cmd);
+	cmd = hb_sprintf("cd '%s/data/arm_1' && sha256sum --quiet -c SHA256SUMS 2>/dev/null | "
+		"grep -qx 'records/hash-15/litchi_512__hash_32.json: FAILED'", site);
+	cr_expect_eq(system(cmd), 0, "sha256sum -c does not show the changed record as FAILED");
+	free(cmd);
+	page = hb_sprintf("%s/arm_1/hash-15.html", site);
+	free(cmd = S_read(page));
+	{
+		char *html = S_read(page);
+		cr_expect(strstr(html, "<span class=\"warning\">does not match SHA256SUMS") != NULL);
+		free(html);
+	}
+	free(page);
+	free(warn);
+	free(site);
+	free(out);
+}
+
+Test(site, strict_makes_a_mismatch_an_error)
+{
+	char *out = hbt_tmpdir("strict"), *site = hb_path_join(out, "site"), *err = NULL;
+	cr_assert_neq(S_build(DATA, site, 1, &err), 0);
+	cr_expect(strstr(err, "litchi_512__hash_32.json: its SHA-256 does not match SHA256SUMS "
+		"(--strict)") != NULL, "%s", err);
+	cr_expect(access(site, F_OK) != 0, "no site after a failed run");
+	free(err);
+	free(site);
+	free(out);
+}
+
+/* ---- escaping ---- */
+
+Test(site, names_are_text_and_never_markup)
+{
+	char *out = hbt_tmpdir("escape"), *site = hb_path_join(out, "site"), *p, *html, *md;
+	cr_assert_eq(S_build(DATA, site, 0, NULL), 0, "%s", hg_error_last());
+	p = hb_sprintf("%s/x86_1/evil.html", site);
+	html = S_read(p);
+	free(p);
+	cr_expect_null(strstr(html, "<script"), "a name became a script element");
+	cr_expect(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;") != NULL);
+	cr_expect(strstr(html, "Category: a &amp; b &lt;i&gt;") != NULL);
+	p = hb_sprintf("%s/x86_1/evil.md", site);
+	md = S_read(p);
+	free(p);
+	cr_expect(strstr(md, "# evil \\<script\\>alert(1)\\</script\\>") != NULL, "%s", md);
+	cr_expect(strstr(md, "Category: a \\& b \\<i\\>") != NULL);
+	free(html);
+	free(md);
+	free(site);
+	free(out);
+}
+
+Test(site, markdown_renderer_escapes_and_fences)
+{
+	hg_page *p = hg_page_new();
+	hg_arena *a = p->arena;
+	hg_node *para = hg_add(a, p->body, HG_PARA), *t, *row;
+	char *md;
+	size_t len;
+
+	p->title = "t";
+	hg_add_text(a, para, "# not a heading *x* [y](z) a_b _c");
+	t = hg_add(a, p->body, HG_TABLE);
+	row = hg_add(a, t, HG_ROW);
+	hg_add_cell(a, row, "a|b", 0);
+	row = hg_add(a, t, HG_ROW);
+	hg_add_code(a, hg_add(a, row, HG_CELL), "x|`y`");
+	cr_assert_eq(hg_render_md(&md, &len, p), 0);
+	cr_expect_str_eq(md, "\\# not a heading \\*x\\* \\[y\\](z) a_b \\_c\n\n"
+		"| a\\|b |\n| --- |\n| `` x\\|`y` `` |\n\n");
+	free(md);
+	hg_page_free(p);
+}
+
+Test(site, prose_placeholders_are_text_and_raw_html_is_dropped)
+{
+	hg_page *p = hg_page_new();
+	char *md;
+	size_t len;
+	p->title = "t";
+	cr_assert_eq(hg_prose(p->arena, p->body, "Hello {who}. <b>raw</b> [bad](javascript:x) "
+		"[good](method.html)\n\n<div>block</div>\n", NULL, NULL), 0);
+	cr_assert_eq(hg_render_md(&md, &len, p), 0);
+	cr_expect_str_eq(md, "Hello {who}. raw bad [good](method.html)\n\n");
+	free(md);
+	hg_page_free(p);
+}
+
+/* ---- the environment rows ---- */
+
+void hg_env_rows(hg_arena *a, hg_node *parent, const hg_system *s);
+
+Test(site, environment_rows_follow_the_design)
+{
+	hg_system s;
+	hg_page *p = hg_page_new();
+	char *md;
+	size_t len;
+
+	memset(&s, 0, sizeof(s));
+	s.processor = "Qualcomm Oryon";
+	s.cpu = 2;
+	s.machine = "ASUS Vivobook S 15";
+	s.governor = "performance";
+	s.min_khz = s.max_khz = 2710000;
+	s.boost_name = "boost";
+	s.boost_state = "off";
+	s.smt = "none";
+	s.memory_mib = 30562;
+	s.os = "Ubuntu 26.04.1 LTS";
+	s.kernel = "7.0.0-34-generic";
+	s.compiler = "gcc (Ubuntu 15.2.0-16ubuntu1) 15.2.0";
+	s.build_tool = "cmake version 4.2.3";
+	s.start = "2026-09-28T15:05:46Z";
+	s.end = "2026-09-29T08:43:52Z";
+	p->title = "t";
+	hg_env_rows(p->arena, p->body, &s);
+	cr_assert_eq(hg_render_md(&md, &len, p), 0);
+	cr_expect_str_eq(md, "| item | value |\n| --- | --- |\n"
+		"| processor | Qualcomm Oryon (CPU 2, one core) |\n"
+		"| machine | ASUS Vivobook S 15 |\n"
+		"| clock | fixed 2.71 GHz (governor performance, minimum = maximum), boost off, SMT none |\n"
+		"| memory | 30562 MiB |\n"
+		"| OS / kernel | Ubuntu 26.04.1 LTS / 7.0.0-34-generic |\n"
+		"| compiler / build tool | gcc (Ubuntu 15.2.0-16ubuntu1) 15.2.0 / cmake version 4.2.3 |\n"
+		"| campaign start / end (UTC) | 2026-09-28T15:05:46 / 2026-09-29T08:43:52 |\n\n");
+	free(md);
+	hg_page_free(p);
+
+	/* no machine row when the firmware names none; unknown values say so */
+	p = hg_page_new();
+	p->title = "t";
+	s.machine = NULL;
+	s.memory_mib = -1;
+	s.end = NULL;
+	s.compiler = NULL;
+	hg_env_rows(p->arena, p->body, &s);
+	cr_assert_eq(hg_render_md(&md, &len, p), 0);
+	cr_expect_null(strstr(md, "machine"));
+	cr_expect(strstr(md, "| memory | not available |") != NULL, "%s", md);
+	cr_expect(strstr(md, "| compiler / build tool | not available / cmake version 4.2.3 |") != NULL);
+	cr_expect(strstr(md, "| campaign start / end (UTC) | 2026-09-28T15:05:46 / not available |"));
+	free(md);
+	hg_page_free(p);
+}
+
+/* ---- bad input ---- */
+
+typedef struct {
+	const char *file;     /* relative to the copied data/ */
+	const char *find;     /* text to replace in it (NULL: write replace as the whole file) */
+	const char *replace;
+	const char *message;  /* expected error, after "<data>/" */
+} S_bad;
+
+static void S_expect_bad(const S_bad *b, size_t i)
+{
+	char *out = hbt_tmpdir("bad"), *data = hb_path_join(out, "data"), *site = hb_path_join(out, "site");
+	char *cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data), *path, *text, *err = NULL, *before, *after;
+	char *index = hb_path_join(site, "index.html");
+
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(S_build(data, site, 0, NULL), 0, "%s", hg_error_last());
+	before = S_read(index);
+	path = hb_path_join(data, b->file);
+	if (b->find) {
+		char *at, *changed;
+		text = S_read(path);
+		at = strstr(text, b->find);
+		cr_assert_not_null(at, "case %zu: '%s' not in %s", i, b->find, b->file);
+		*at = 0;
+		changed = hb_sprintf("%s%s%s", text, b->replace, at + strlen(b->find));
+		hbt_write(path, changed, strlen(changed));
+		free(changed);
+		free(text);
+	} else {
+		hbt_write(path, b->replace, strlen(b->replace));
+	}
+	cr_expect_neq(S_build(data, site, 0, &err), 0, "case %zu: bad input was accepted", i);
+	cr_expect(err && strncmp(err, data, strlen(data)) == 0 &&
+		strcmp(err + strlen(data) + 1, b->message) == 0,
+		"case %zu: got '%s', want '<data>/%s'", i, err ? err : "", b->message);
+	after = S_read(index);
+	cr_expect_str_eq(after, before, "case %zu: the previous site was damaged", i);
+	free(before);
+	free(after);
+	free(err);
+	free(path);
+	free(cmd);
+	free(index);
+	free(site);
+	free(data);
+	free(out);
+}
+
+Test(site, bad_input_gets_one_clear_message_and_the_site_survives, .timeout = 120)
+{
+	static const S_bad cases[] = {
+		{ "x86_1/records/hash-15/litchi_256__hash_32.json", "{", "{,",
+			"x86_1/records/hash-15/litchi_256__hash_32.json:1:2: malformed JSON: string or '}' "
+			"expected near ','" },
+		{ "x86_1/records/hash-15/litchi_256__hash_32.json", "\"cycles\": 24448800",
+			"\"cycles\": \"24448800\"",
+			"x86_1/records/hash-15/litchi_256__hash_32.json: trials[2].cycles: expected an integer" },
+		{ "x86_1/records/hash-15/litchi_256__hash_32.json", "\"message_bytes\": 32,", "",
+			"x86_1/records/hash-15/litchi_256__hash_32.json: message_bytes: missing" },
+		{ "x86_1/records/hash-15/litchi_256__hash_32.json", "\"message_bytes\": 32,",
+			"\"message_bytes\": 0,", "x86_1/records/hash-15/litchi_256__hash_32.json: message_bytes: "
+			"0-byte records are refused (no cycles per byte)" },
+		{ "x86_1/records/hash-15/litchi_256__hash_32.json", "hashbench.record/1", "hashbench.record/9",
+			"x86_1/records/hash-15/litchi_256__hash_32.json: schema: unknown version "
+			"\"hashbench.record/9\" (this hashgen reads hashbench.record/1)" },
+		{ "x86_1/records/hash-15/litchi_256__hash_32.json", "\"system\": \"x86_1\"",
+			"\"system\": \"arm_1\"", "x86_1/records/hash-15/litchi_256__hash_32.json: system: "
+			"\"arm_1\" contradicts the path (system x86_1)" },
+		{ "x86_1/records/hash-15/litchi_256__hash_32.json", "\"algorithm\": \"hash-15\"",
+			"\"algorithm\": \"hash-21\"", "x86_1/records/hash-15/litchi_256__hash_32.json: algorithm: "
+			"\"hash-21\" contradicts the path (algorithm hash-15)" },
+		{ "x86_1/system.json", "\"cpu\": 2", "\"cpu\": \"2\"",
+			"x86_1/system.json: cpu: expected an integer" },
+		{ "algorithms/hash-15.json", "https://example.org/niccs/hash-15", "javascript:alert(1)",
+			"algorithms/hash-15.json: links.submission.href: \"javascript:alert(1)\" is neither an "
+			"http(s) URL nor a relative path inside the site: refused" },
+		{ "algorithms/hash-21.json", "\"index.html\"", "\"../../etc/passwd\"",
+			"algorithms/hash-21.json: links.submission.href: \"../../etc/passwd\" is neither an "
+			"http(s) URL nor a relative path inside the site: refused" },
+		{ "x86_1/SHA256SUMS", "  kat/", "  ../kat/",
+			"x86_1/SHA256SUMS:1: ../kat/evil/evil_256.json: a path that leaves the system folder: "
+			"refused" },
+		{ "x86_1/kat/hash-15/litchi_256.json", "\"result\": \"PASS\",\n  \"detail\"",
+			"\"result\": \"MAYBE\",\n  \"detail\"",
+			"x86_1/kat/hash-15/litchi_256.json: result: expected PASS, FAIL or ERROR" },
+	};
+	size_t i;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		S_expect_bad(&cases[i], i);
+}
+
+Test(site, a_symbolic_link_out_of_data_is_refused)
+{
+	char *out = hbt_tmpdir("symlink"), *data = hb_path_join(out, "data"), *site = hb_path_join(out, "site");
+	char *cmd = hb_sprintf("cp -r '%s' '%s' && ln -s /etc/passwd '%s/x86_1/records/hash-15/x.json'",
+		DATA, data, data), *err = NULL, *want;
+	cr_assert_eq(system(cmd), 0);
+	cr_expect_neq(S_build(data, site, 0, &err), 0);
+	want = hb_sprintf("%s/x86_1/records/hash-15/x.json: a symbolic link that leads out of the data "
+		"folder: refused", data);
+	cr_expect_str_eq(err, want);
+	cr_expect(access(site, F_OK) != 0);
+	free(want);
+	free(err);
+	free(cmd);
+	free(site);
+	free(data);
+	free(out);
+}
+
+Test(site, hashgen_cli_reports_errors_in_one_line)
+{
+	char *out = hbt_tmpdir("cli"), *cmd, *line;
+	FILE *p;
+	char buf[1024];
+	cmd = hb_sprintf("'%s/bin/hashgen' --data /nonexistent --out '%s/site' 2>&1; echo \"exit $?\"",
+		HBT_BUILD_DIR, out);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	line = fgets(buf, sizeof(buf), p);
+	cr_expect_str_eq(line, "hashgen: /nonexistent: No such file or directory\n");
+	line = fgets(buf, sizeof(buf), p);
+	cr_expect_str_eq(line, "exit 1\n");
+	pclose(p);
+	free(cmd);
+	free(out);
+}
