@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,7 +172,8 @@ static int S_link_inside(const char *path, const char *root_real)
 }
 
 /* Entries of dir (names), sorted; kind 'd' folders, 'f' files; symbolic links must stay in
- * root_real (else an error). A missing folder is an empty list. */
+ * root_real (else an error). A missing folder is an empty list. The type comes from readdir
+ * where the file system gives it: no stat per entry. */
 static int S_list(char ***out, size_t *n, const char *dir, char kind, const char *root_real)
 {
 	DIR *d = opendir(dir);
@@ -181,17 +183,13 @@ static int S_list(char ***out, size_t *n, const char *dir, char kind, const char
 	if (!d)
 		return errno == ENOENT ? 0 : hg_error_set("%s: %s", dir, strerror(errno));
 	while ((de = readdir(d)) != NULL) {
-		char *full;
-		struct stat st;
+		int is_dir = de->d_type == DT_DIR, is_reg = de->d_type == DT_REG;
 		if (de->d_name[0] == '.')
 			continue;
-		full = hg_xprintf("%s/%s", dir, de->d_name);
-		if (lstat(full, &st) != 0) {
-			free(full);
-			continue;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			if (!S_link_inside(full, root_real)) {
+		if (de->d_type == DT_LNK || de->d_type == DT_UNKNOWN) {
+			char *full = hg_xprintf("%s/%s", dir, de->d_name);
+			struct stat st;
+			if (de->d_type == DT_LNK && !S_link_inside(full, root_real)) {
 				hg_error_set("%s: a symbolic link that leads out of the data folder: refused",
 					full);
 				free(full);
@@ -200,15 +198,18 @@ static int S_list(char ***out, size_t *n, const char *dir, char kind, const char
 				*out = NULL;
 				return -1;
 			}
-			stat(full, &st);
+			if (stat(full, &st) == 0) {
+				is_dir = S_ISDIR(st.st_mode);
+				is_reg = S_ISREG(st.st_mode);
+			}
+			free(full);
 		}
-		if ((kind == 'd' && S_ISDIR(st.st_mode)) || (kind == 'f' && S_ISREG(st.st_mode))) {
+		if ((kind == 'd' && is_dir) || (kind == 'f' && is_reg)) {
 			/* names become link targets: only characters that need no escaping */
 			if (strspn(de->d_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					"0123456789._-") != strlen(de->d_name)) {
-				hg_error_set("%s: a name with characters other than letters, digits, '.', "
-					"'_' and '-': refused", full);
-				free(full);
+				hg_error_set("%s/%s: a name with characters other than letters, digits, '.', "
+					"'_' and '-': refused", dir, de->d_name);
 				closedir(d);
 				S_strv_free(*out);
 				*out = NULL;
@@ -216,11 +217,49 @@ static int S_list(char ***out, size_t *n, const char *dir, char kind, const char
 			}
 			S_push(out, n, hg_xstrdup(de->d_name));
 		}
-		free(full);
 	}
 	closedir(d);
 	if (*n)
 		qsort(*out, *n, sizeof(char *), S_cmp);
+	return 0;
+}
+
+/* Read a file of a folder into a buffer of the calling thread (valid until its next call). */
+static int S_read_at(char **out, size_t *len, int dfd, const char *name, const char *shown)
+{
+	static _Thread_local char *buf;
+	static _Thread_local size_t cap;
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	if (fd < 0)
+		return hg_error_set("%s: %s", shown, strerror(errno));
+	for (;;) {
+		ssize_t r;
+		if (cap - got < 4096) {
+			char *g = realloc(buf, cap ? 2 * cap : 65536);
+			if (!g) {
+				close(fd);
+				return hg_error_set("%s: out of memory", shown);
+			}
+			buf = g;
+			cap = cap ? 2 * cap : 65536;
+		}
+		r = read(fd, buf + got, cap - got - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			close(fd);
+			return hg_error_set("%s: %s", shown, strerror(errno));
+		}
+		got += (size_t)r;
+		/* a regular file gives all it has: a short read is its end (saves a read per file) */
+		if (r == 0 || (size_t)r < cap - (got - (size_t)r) - 1)
+			break;
+	}
+	close(fd);
+	buf[got] = 0;
+	*out = buf;
+	*len = got;
 	return 0;
 }
 
@@ -269,6 +308,7 @@ static int S_load_entry(hg_entry *e, const char *path, const char *stem)
 	memset(e, 0, sizeof(*e));
 	if (hg_read_file(&text, &len, path) != 0)
 		return -1;
+	hg_sha256_hex(e->sha256, text, len);
 	j = S_parse(&c, text, len);
 	free(text);
 	if (!j)
@@ -378,7 +418,7 @@ static int S_load_sums(hg_system *s)
 	return rc;
 }
 
-static const char *S_sum_of(const hg_system *s, const char *rel)
+const char *hg_system_sum(const hg_system *s, const char *rel)
 {
 	size_t lo = 0, hi = s->nsums;
 	while (lo < hi) {
@@ -562,6 +602,7 @@ int hg_data_load(hg_data **out, const char *data_dir)
 		return hg_error_set("%s: %s", data_dir, strerror(errno));
 	}
 	d->data_dir = hg_xstrdup(data_dir);
+	d->root_real = hg_xstrdup(root_real);
 	dir = hg_xprintf("%s/algorithms", data_dir);
 	rc = S_list(&names, &n, dir, 'f', root_real);
 	free(dir);
@@ -621,6 +662,7 @@ void hg_data_free(hg_data *d)
 		S_system_clear(&d->systems[i]);
 	free(d->systems);
 	free(d->data_dir);
+	free(d->root_real);
 	free(d);
 }
 
@@ -782,31 +824,36 @@ void hg_sysalg_clear(hg_sysalg *sa)
 }
 
 static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, const char *id,
-	const char *kind, const char *root_real)
+	const char *kind)
 {
 	char *dir = hg_xprintf("%s/%s/%s", s->dir, kind, id), **names = NULL;
 	size_t n = 0, i;
-	int rc = S_list(&names, &n, dir, 'f', root_real);
-	(void)d;
+	int rc = S_list(&names, &n, dir, 'f', d->root_real), dfd = -1;
 
+	if (rc == 0 && n) {
+		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0)
+			rc = hg_error_set("%s: %s", dir, strerror(errno));
+	}
 	for (i = 0; i < n && rc == 0; i++) {
 		char *rel = hg_xprintf("%s/%s/%s", kind, id, names[i]);
-		char *full = hg_xprintf("%s/%s", s->dir, rel), *text;
-		const char *listed = S_sum_of(s, rel);
-		size_t len, nl = strlen(names[i]);
+		char *full = hg_xprintf("%s/%s", dir, names[i]), *text = NULL;
+		const char *listed = hg_system_sum(s, rel);
+		size_t len = 0, nl = strlen(names[i]);
 		hg_evfile *f;
 		S_ctx c = { full };
 
-		if (hg_read_file(&text, &len, full) != 0) {
+		if (S_read_at(&text, &len, dfd, names[i], full) != 0) {
 			free(rel);
 			free(full);
 			rc = -1;
 			break;
 		}
-		sa->files = realloc(sa->files, (sa->nfiles + 1) * sizeof(hg_evfile));
+		if ((sa->nfiles & (sa->nfiles - 1)) == 0)
+			sa->files = realloc(sa->files, (sa->nfiles ? 2 * sa->nfiles : 1) * sizeof(hg_evfile));
 		f = &sa->files[sa->nfiles++];
 		memset(f, 0, sizeof(*f));
-		f->file = hg_xstrdup(rel);
+		f->file = rel;
 		hg_sha256_hex(f->sha256, text, len);
 		if (listed) {
 			snprintf(f->listed, sizeof(f->listed), "%s", listed);
@@ -820,14 +867,17 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 				rc = -1;
 			} else if (strcmp(kind, "records") == 0) {
 				hg_record *r;
-				sa->records = realloc(sa->records, (sa->nrecords + 1) * sizeof(hg_record));
+				if ((sa->nrecords & (sa->nrecords - 1)) == 0)
+					sa->records = realloc(sa->records,
+						(sa->nrecords ? 2 * sa->nrecords : 1) * sizeof(hg_record));
 				r = &sa->records[sa->nrecords++];
 				memset(r, 0, sizeof(*r));
 				r->file = hg_xstrdup(rel);
 				rc = S_record(r, &c, j, s, id);
 			} else {
 				hg_kat *k;
-				sa->kats = realloc(sa->kats, (sa->nkats + 1) * sizeof(hg_kat));
+				if ((sa->nkats & (sa->nkats - 1)) == 0)
+					sa->kats = realloc(sa->kats, (sa->nkats ? 2 * sa->nkats : 1) * sizeof(hg_kat));
 				k = &sa->kats[sa->nkats++];
 				memset(k, 0, sizeof(*k));
 				k->file = hg_xstrdup(rel);
@@ -837,10 +887,10 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 		} else if (strcmp(names[i], "kat.sha256") == 0) {
 			sa->manifest = hg_xstrdup(rel);
 		}
-		free(text);
-		free(rel);
 		free(full);
 	}
+	if (dfd >= 0)
+		close(dfd);
 	S_strv_free(names);
 	free(dir);
 	return rc;
@@ -851,44 +901,56 @@ static int S_cmp_file(const void *a, const void *b)
 	return strcmp(((const hg_evfile *)a)->file, ((const hg_evfile *)b)->file);
 }
 
+/* First index of sums whose path is >= key. */
+size_t hg_system_sum_lower(const hg_system *s, const char *key)
+{
+	size_t lo = 0, hi = s->nsums;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (strcmp(s->sums[mid].path, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const char *id)
 {
-	char root_real[PATH_MAX], *prefix_r, *prefix_k;
-	size_t i, lr, lk;
+	const char *kinds[] = { "kat", "records" };
+	size_t i, k, nloaded;
+	int t;
 
 	memset(out, 0, sizeof(*out));
-	if (!realpath(d->data_dir, root_real))
-		return hg_error_set("%s: %s", d->data_dir, strerror(errno));
-	if (S_load_folder(out, d, s, id, "kat", root_real) != 0 ||
-		S_load_folder(out, d, s, id, "records", root_real) != 0) {
+	if (S_load_folder(out, d, s, id, "kat") != 0 ||
+		S_load_folder(out, d, s, id, "records") != 0) {
 		hg_sysalg_clear(out);
 		return -1;
 	}
-	/* files SHA256SUMS lists for this algorithm that are not there */
-	prefix_r = hg_xprintf("records/%s/", id);
-	prefix_k = hg_xprintf("kat/%s/", id);
-	lr = strlen(prefix_r);
-	lk = strlen(prefix_k);
-	for (i = 0; i < s->nsums; i++) {
-		const char *p = s->sums[i].path;
-		size_t k;
-		int seen = 0;
-		if (strncmp(p, prefix_r, lr) != 0 && strncmp(p, prefix_k, lk) != 0)
-			continue;
-		for (k = 0; k < out->nfiles && !seen; k++)
-			seen = strcmp(out->files[k].file, p) == 0;
-		if (!seen) {
-			hg_evfile *f;
-			out->files = realloc(out->files, (out->nfiles + 1) * sizeof(hg_evfile));
-			f = &out->files[out->nfiles++];
-			memset(f, 0, sizeof(*f));
-			f->file = hg_xstrdup(p);
-			snprintf(f->listed, sizeof(f->listed), "%s", s->sums[i].sha256);
-			f->state = HG_SUM_MISSING;
+	/* files SHA256SUMS lists for this algorithm that are not there (loaded files are sorted
+	 * within each folder, so both lists are walked in step) */
+	nloaded = out->nfiles;
+	for (t = 0; t < 2; t++) {
+		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
+		size_t plen = strlen(prefix);
+		for (i = hg_system_sum_lower(s, prefix); i < s->nsums && strncmp(s->sums[i].path, prefix, plen) == 0;
+			i++) {
+			const char *p = s->sums[i].path;
+			int seen = 0;
+			for (k = 0; k < nloaded && !seen; k++)
+				seen = strcmp(out->files[k].file, p) == 0;
+			if (!seen) {
+				hg_evfile *f;
+				out->files = realloc(out->files, (out->nfiles + 1) * sizeof(hg_evfile));
+				f = &out->files[out->nfiles++];
+				memset(f, 0, sizeof(*f));
+				f->file = hg_xstrdup(p);
+				snprintf(f->listed, sizeof(f->listed), "%s", s->sums[i].sha256);
+				f->state = HG_SUM_MISSING;
+			}
 		}
+		free(prefix);
 	}
-	free(prefix_r);
-	free(prefix_k);
 	if (out->nfiles)
 		qsort(out->files, out->nfiles, sizeof(hg_evfile), S_cmp_file);
 	return 0;

@@ -59,6 +59,7 @@ typedef struct {
 	char *id, *name, *category, *function;
 	char **parameter_sets; /* NULL-terminated */
 	hg_link security, submission;
+	char sha256[65];       /* of the catalog file */
 } hg_entry;
 
 typedef struct {
@@ -92,6 +93,7 @@ typedef struct {
 
 typedef struct {
 	char *data_dir;
+	char *root_real;       /* data_dir with symbolic links resolved */
 	hg_entry *entries;     /* the catalog, sorted by id */
 	size_t nentries;
 	hg_system *systems;    /* sorted by name */
@@ -102,6 +104,9 @@ int hg_data_load(hg_data **out, const char *data_dir);
 void hg_data_free(hg_data *d);
 const hg_entry *hg_data_entry(const hg_data *d, const char *id);
 int hg_system_has(const hg_system *s, const char *id);
+/* The SHA256SUMS line of a path (NULL: unlisted); the first index of paths >= prefix. */
+const char *hg_system_sum(const hg_system *s, const char *rel);
+size_t hg_system_sum_lower(const hg_system *s, const char *key);
 int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const char *id);
 void hg_sysalg_clear(hg_sysalg *sa);
 /* Is href acceptable in a page: an http(s) URL, or a relative path that stays in the site? */

@@ -10,10 +10,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dirent.h>
+#include <fcntl.h>
+
 #include <jansson.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <openssl/evp.h>
 
+#include "cache.h"
 #include "pages.h"
 
 #ifndef HB_GIT_COMMIT
@@ -28,6 +33,10 @@ typedef struct {
 	char *warnings;     /* lines for stderr, printed in job order */
 	size_t nwarnings;
 	char *error;        /* the job's failure */
+	int reuse;          /* the previous site's page and copies are still right */
+	char key[65];       /* digest of everything the page is rendered from */
+	hg_cfile *files;    /* what the cache remembers of its evidence files */
+	size_t nfiles;
 } S_job;
 
 typedef struct {
@@ -40,7 +49,15 @@ typedef struct {
 	size_t njobs;
 	atomic_size_t next;
 	atomic_int failed;
+	hg_cache cache;
+	const char *old;    /* the previous site, when there is one to reuse pages from */
+	char global[65];    /* digest of the generator and the templates the pages use */
 } S_ctx;
+
+typedef struct {
+	char *rel;          /* "records/<id>/<name>" */
+	struct stat st;
+} S_scanned;
 
 static int S_write_page(const S_ctx *c, const hg_page *p, const char *rel, int with_md)
 {
@@ -98,42 +115,268 @@ static void S_warn(S_job *j, const char *fmt, ...)
 	j->nwarnings++;
 }
 
-static int S_run_job(S_ctx *c, S_job *j)
+/* The evidence files of an algorithm on a system with their stat, without reading them; 1 when
+ * something other than a regular file is there (the full load then decides). */
+static int S_scan(S_scanned **out, size_t *n, const hg_system *s, const char *id)
 {
-	hg_sysalg sa;
-	hg_page *p;
-	char *rel, *dir;
-	size_t i;
-	int rc = 0;
+	static const char *kinds[] = { "kat", "records" };
+	size_t k;
+	*out = NULL;
+	*n = 0;
+	for (k = 0; k < 2; k++) {
+		char *dir = hg_xprintf("%s/%s/%s", s->dir, kinds[k], id);
+		DIR *d = opendir(dir);
+		struct dirent *de;
+		size_t first = *n, a, b;
+		free(dir);
+		if (!d)
+			continue;
+		while ((de = readdir(d)) != NULL) {
+			struct stat st;
+			if (de->d_name[0] == '.')
+				continue;
+			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+				!S_ISREG(st.st_mode)) {
+				closedir(d);
+				return 1;
+			}
+			*out = realloc(*out, (*n + 1) * sizeof(S_scanned));
+			(*out)[*n].rel = hg_xprintf("%s/%s/%s", kinds[k], id, de->d_name);
+			(*out)[*n].st = st;
+			(*n)++;
+		}
+		closedir(d);
+		for (a = first + 1; a < *n; a++)
+			for (b = a; b > first && strcmp((*out)[b - 1].rel, (*out)[b].rel) > 0; b--) {
+				S_scanned t = (*out)[b];
+				(*out)[b] = (*out)[b - 1];
+				(*out)[b - 1] = t;
+			}
+	}
+	return 0;
+}
 
-	if (hg_sysalg_load(&sa, c->d, j->s, j->id) != 0)
-		return -1;
-	for (i = 0; i < sa.nfiles; i++) {
-		const hg_evfile *f = &sa.files[i];
+static void S_scan_free(S_scanned *sc, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(sc[i].rel);
+	free(sc);
+}
+
+/* The page's digest: generator and templates, system.json, catalog entry, the systems that
+ * list the algorithm (breadcrumb), every file with its SHA-256 and every SHA256SUMS line. */
+static void S_key(char out[65], const S_ctx *c, const hg_system *s, const char *id,
+	const hg_evfile *files, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	const hg_entry *e = hg_data_entry(c->d, id);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char md[32];
+	unsigned int mdlen = 32;
+	size_t i, k;
+	int t;
+
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	EVP_DigestUpdate(ctx, c->global, 64);
+	EVP_DigestUpdate(ctx, s->name, strlen(s->name) + 1);
+	EVP_DigestUpdate(ctx, s->system_sha256, 64);
+	EVP_DigestUpdate(ctx, e ? e->sha256 : "-", e ? 64 : 1);
+	for (k = 0; k < c->d->nsystems; k++)
+		if (hg_system_has(&c->d->systems[k], id))
+			EVP_DigestUpdate(ctx, c->d->systems[k].name, strlen(c->d->systems[k].name) + 1);
+	for (i = 0; i < n; i++) {
+		if (files[i].state == HG_SUM_MISSING)
+			continue;
+		EVP_DigestUpdate(ctx, files[i].file, strlen(files[i].file) + 1);
+		EVP_DigestUpdate(ctx, files[i].sha256, 64);
+	}
+	for (t = 0; t < 2; t++) {
+		char *prefix = hg_xprintf("%s/%s/", t ? "records" : "kat", id);
+		size_t plen = strlen(prefix);
+		for (i = hg_system_sum_lower(s, prefix);
+			i < s->nsums && strncmp(s->sums[i].path, prefix, plen) == 0; i++) {
+			EVP_DigestUpdate(ctx, s->sums[i].path, strlen(s->sums[i].path) + 1);
+			EVP_DigestUpdate(ctx, s->sums[i].sha256, 64);
+		}
+		free(prefix);
+	}
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	EVP_MD_CTX_free(ctx);
+	for (i = 0; i < 32; i++) {
+		out[2 * i] = digits[md[i] >> 4];
+		out[2 * i + 1] = digits[md[i] & 15];
+	}
+	out[64] = 0;
+}
+
+static int S_cmp_evfile(const void *a, const void *b)
+{
+	return strcmp(((const hg_evfile *)a)->file, ((const hg_evfile *)b)->file);
+}
+
+/* Warnings about files that do not match SHA256SUMS, the same for a reused and a new page. */
+static int S_file_warnings(const S_ctx *c, S_job *j, const hg_evfile *files, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		const hg_evfile *f = &files[i];
 		const char *what = f->state == HG_SUM_MISMATCH ? "its SHA-256 does not match SHA256SUMS" :
 			f->state == HG_SUM_UNLISTED ? "not listed in SHA256SUMS" :
 			f->state == HG_SUM_MISSING ? "listed in SHA256SUMS but missing" : NULL;
 		if (what)
 			S_warn(j, "%s/%s: %s", j->s->dir, f->file, what);
 	}
-	if (j->nwarnings && c->o->strict) {
-		hg_error_set("%.*s (--strict)", (int)strcspn(j->warnings, "\n"), j->warnings);
-		hg_sysalg_clear(&sa);
+	if (j->nwarnings && c->o->strict)
+		return hg_error_set("%.*s (--strict)", (int)strcspn(j->warnings, "\n"), j->warnings);
+	return 0;
+}
+
+/* What the cache keeps of this page's files. */
+static void S_remember(S_job *j, const hg_evfile *files, size_t n, const S_scanned *sc, size_t nsc)
+{
+	size_t i, k;
+	j->files = calloc(n + 1, sizeof(hg_cfile));
+	for (i = 0; i < n; i++) {
+		if (files[i].state == HG_SUM_MISSING)
+			continue;
+		for (k = 0; k < nsc && strcmp(sc[k].rel, files[i].file) != 0; k++)
+			;
+		if (k == nsc)
+			continue;
+		j->files[j->nfiles].path = hg_xprintf("%s/%s", j->s->name, files[i].file);
+		j->files[j->nfiles].ino = (unsigned long long)sc[k].st.st_ino;
+		j->files[j->nfiles].size = (unsigned long long)sc[k].st.st_size;
+		j->files[j->nfiles].mtime_ns = (long long)sc[k].st.st_mtim.tv_sec * 1000000000LL +
+			sc[k].st.st_mtim.tv_nsec;
+		memcpy(j->files[j->nfiles].sha256, files[i].sha256, 65);
+		j->nfiles++;
+	}
+}
+
+/* Can the previous site's page be kept? Hashes only the files whose stat changed. */
+static int S_try_reuse(S_ctx *c, S_job *j, const S_scanned *sc, size_t nsc)
+{
+	const hg_cpage *cp = hg_cache_page(&c->cache, j->s->name, j->id);
+	hg_evfile *files;
+	size_t n = 0, i, plen;
+	char *page;
+	int t, ok;
+
+	if (!cp)
+		return 0;
+	page = hg_xprintf("%s/%s/%s.html", c->old, j->s->name, j->id);
+	ok = access(page, F_OK) == 0;
+	free(page);
+	if (!ok)
+		return 0;
+	files = calloc(nsc + 1, sizeof(hg_evfile));
+	for (i = 0; i < nsc; i++) {
+		char *path = hg_xprintf("%s/%s", j->s->name, sc[i].rel);
+		const hg_cfile *cf = hg_cache_file(&c->cache, path);
+		const char *listed = hg_system_sum(j->s, sc[i].rel);
+		hg_evfile *f = &files[n++];
+		free(path);
+		f->file = sc[i].rel;
+		if (cf && cf->ino == (unsigned long long)sc[i].st.st_ino &&
+			cf->size == (unsigned long long)sc[i].st.st_size &&
+			cf->mtime_ns == (long long)sc[i].st.st_mtim.tv_sec * 1000000000LL +
+				sc[i].st.st_mtim.tv_nsec) {
+			memcpy(f->sha256, cf->sha256, 65);
+		} else {
+			char *full = hg_xprintf("%s/%s", j->s->dir, sc[i].rel), *text;
+			size_t len;
+			int r = hg_read_file(&text, &len, full);
+			free(full);
+			if (r != 0) {
+				free(files);
+				return 0;
+			}
+			hg_sha256_hex(f->sha256, text, len);
+			free(text);
+		}
+		if (listed) {
+			memcpy(f->listed, listed, 65);
+			f->state = strcmp(listed, f->sha256) == 0 ? HG_SUM_OK : HG_SUM_MISMATCH;
+		} else {
+			f->state = HG_SUM_UNLISTED;
+		}
+	}
+	for (t = 0; t < 2; t++) {
+		char *prefix = hg_xprintf("%s/%s/", t ? "records" : "kat", j->id);
+		plen = strlen(prefix);
+		for (i = hg_system_sum_lower(j->s, prefix);
+			i < j->s->nsums && strncmp(j->s->sums[i].path, prefix, plen) == 0; i++) {
+			size_t k;
+			int seen = 0;
+			for (k = 0; k < nsc && !seen; k++)
+				seen = strcmp(sc[k].rel, j->s->sums[i].path) == 0;
+			if (!seen) {
+				files = realloc(files, (n + 1) * sizeof(hg_evfile));
+				memset(&files[n], 0, sizeof(hg_evfile));
+				files[n].file = j->s->sums[i].path;
+				memcpy(files[n].listed, j->s->sums[i].sha256, 65);
+				files[n].state = HG_SUM_MISSING;
+				n++;
+			}
+		}
+		free(prefix);
+	}
+	qsort(files, n, sizeof(hg_evfile), S_cmp_evfile);
+	S_key(j->key, c, j->s, j->id, files, n);
+	ok = strcmp(j->key, cp->key) == 0;
+	if (ok) {
+		j->reuse = 1;
+		j->headline = cp->headline;
+		S_remember(j, files, n, sc, nsc);
+		ok = S_file_warnings(c, j, files, n) == 0 ? 1 : -1;
+	}
+	free(files);
+	return ok;
+}
+
+static int S_run_job(S_ctx *c, S_job *j)
+{
+	hg_sysalg sa;
+	hg_page *p;
+	S_scanned *sc = NULL;
+	size_t nsc = 0, i;
+	char *rel, *dir;
+	int rc = 0, scanned = S_scan(&sc, &nsc, j->s, j->id) == 0;
+
+	if (scanned && c->old) {
+		int r = S_try_reuse(c, j, sc, nsc);
+		if (r != 0) {
+			S_scan_free(sc, nsc);
+			return r > 0 ? 0 : -1;
+		}
+	}
+	if (hg_sysalg_load(&sa, c->d, j->s, j->id) != 0) {
+		S_scan_free(sc, nsc);
 		return -1;
 	}
+	if (S_file_warnings(c, j, sa.files, sa.nfiles) != 0) {
+		hg_sysalg_clear(&sa);
+		S_scan_free(sc, nsc);
+		return -1;
+	}
+	S_key(j->key, c, j->s, j->id, sa.files, sa.nfiles);
+	if (scanned)
+		S_remember(j, sa.files, sa.nfiles, sc, nsc);
+	S_scan_free(sc, nsc);
 	p = hg_page_algorithm(c->d, j->s, j->id, &sa, c->tx, &j->headline);
 	rel = hg_xprintf("%s/%s", j->s->name, j->id);
 	rc = S_write_page(c, p, rel, 1);
 	free(rel);
 	hg_page_free(p);
-	/* the evidence copies */
+	/* the evidence copies (data/<system>/records and kat exist already) */
 	dir = hg_xprintf("%s/data/%s/records/%s", c->tmp, j->s->name, j->id);
-	if (rc == 0)
-		rc = hg_mkdirs(dir);
+	if (rc == 0 && mkdir(dir, 0755) != 0)
+		rc = hg_error_set("%s: cannot create folder: %s", dir, strerror(errno));
 	free(dir);
 	dir = hg_xprintf("%s/data/%s/kat/%s", c->tmp, j->s->name, j->id);
-	if (rc == 0)
-		rc = hg_mkdirs(dir);
+	if (rc == 0 && mkdir(dir, 0755) != 0)
+		rc = hg_error_set("%s: cannot create folder: %s", dir, strerror(errno));
 	free(dir);
 	for (i = 0; i < sa.nfiles && rc == 0; i++) {
 		char *from, *to;
@@ -146,6 +389,48 @@ static int S_run_job(S_ctx *c, S_job *j)
 		free(to);
 	}
 	hg_sysalg_clear(&sa);
+	return rc;
+}
+
+/* Move the reused pages and evidence copies from the previous site into the new one; undone
+ * when a move fails, so the previous site stays whole. */
+static int S_move_reused(const S_ctx *c)
+{
+	static const char *pages[] = { "%s/%s/%s.html", "%s/%s/%s.html.gz", "%s/%s/%s.md",
+		"%s/%s/%s.md.gz", "%s/data/%s/records/%s", "%s/data/%s/kat/%s" };
+	size_t i, k, done_i = 0, done_k = 0;
+	int rc = 0;
+
+	for (i = 0; i < c->njobs && rc == 0; i++) {
+		const S_job *j = &c->jobs[i];
+		if (!j->reuse)
+			continue;
+		for (k = 0; k < 6 && rc == 0; k++) {
+			char *from = hg_xprintf(pages[k], c->old, j->s->name, j->id);
+			char *to = hg_xprintf(pages[k], c->tmp, j->s->name, j->id);
+			if (rename(from, to) != 0 && !(errno == ENOENT && k >= 4)) {
+				rc = hg_error_set("%s: cannot move into the new site: %s", from, strerror(errno));
+				done_i = i;
+				done_k = k;
+			}
+			free(from);
+			free(to);
+		}
+	}
+	if (rc == 0)
+		return 0;
+	for (i = 0; i <= done_i; i++) {
+		const S_job *j = &c->jobs[i];
+		if (!j->reuse)
+			continue;
+		for (k = 0; k < (i == done_i ? done_k : 6); k++) {
+			char *from = hg_xprintf(pages[k], c->tmp, j->s->name, j->id);
+			char *to = hg_xprintf(pages[k], c->old, j->s->name, j->id);
+			rename(from, to);
+			free(from);
+			free(to);
+		}
+	}
 	return rc;
 }
 
@@ -244,6 +529,7 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 	hg_texts tx = { 0 };
 	void *template = NULL;
 	char *css = NULL, *tmp = NULL, *page_path = NULL, **ids = NULL, **pages = NULL, *gen = NULL;
+	char *cache_path = NULL;
 	double *headlines = NULL;
 	size_t nids = 0, npages = 0, i, k, j;
 	S_ctx c;
@@ -270,6 +556,24 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 	gen = o->generator ? hg_xstrdup(o->generator) :
 		hg_xprintf("hashgen %s (git %s)", HG_VERSION, HB_GIT_COMMIT);
 	tx.generator = gen;
+	{
+		/* what every algorithm page depends on besides its own inputs */
+		char *skeleton = NULL, *all;
+		if (S_read_template(&skeleton, o->templates_dir, "page.html") != 0)
+			goto out;
+		all = hg_xprintf("%s%c%s%c%s", gen, 0, skeleton, 0, tx.attribution);
+		hg_sha256_hex(c.global, all, strlen(gen) + strlen(skeleton) + strlen(tx.attribution) + 2);
+		free(all);
+		free(skeleton);
+	}
+	cache_path = hg_xprintf("%s.hashgen-cache", o->out_dir);
+	{
+		struct stat st;
+		if (stat(o->out_dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+			hg_cache_load(&c.cache, cache_path);
+			c.old = o->out_dir;
+		}
+	}
 
 	/* every algorithm id: the catalog's and those with evidence */
 	for (i = 0; i < d->nentries; i++)
@@ -293,8 +597,12 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 		goto out;
 	for (k = 0; k < d->nsystems; k++) {
 		char *dir = hg_xprintf("%s/%s", tmp, d->systems[k].name);
-		int r = hg_mkdirs(dir);
+		char *rec = hg_xprintf("%s/data/%s/records", tmp, d->systems[k].name);
+		char *kat = hg_xprintf("%s/data/%s/kat", tmp, d->systems[k].name);
+		int r = hg_mkdirs(dir) || hg_mkdirs(rec) || hg_mkdirs(kat);
 		free(dir);
+		free(rec);
+		free(kat);
 		if (r != 0)
 			goto out;
 		for (i = 0; i < nids; i++)
@@ -399,8 +707,29 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 	qsort(pages, npages, sizeof(char *), S_cmp);
 	if (S_sitemap(tmp, pages, npages) != 0)
 		goto out;
-	if (S_swap(tmp, o->out_dir) != 0)
+	if (S_move_reused(&c) != 0 || S_swap(tmp, o->out_dir) != 0)
 		goto out;
+	{
+		/* the rebuild cache, written last: a build that failed keeps the previous one */
+		size_t nf = 0, f = 0;
+		hg_cfile *files;
+		hg_cpage *cp = calloc(c.njobs + 1, sizeof(hg_cpage));
+		for (i = 0; i < c.njobs; i++)
+			nf += c.jobs[i].nfiles;
+		files = calloc(nf + 1, sizeof(hg_cfile));
+		for (i = 0; i < c.njobs; i++) {
+			memcpy(files + f, c.jobs[i].files, c.jobs[i].nfiles * sizeof(hg_cfile));
+			f += c.jobs[i].nfiles;
+			cp[i].system = (char *)c.jobs[i].s->name;
+			cp[i].id = (char *)c.jobs[i].id;
+			memcpy(cp[i].key, c.jobs[i].key, 65);
+			cp[i].headline = c.jobs[i].headline;
+		}
+		if (hg_cache_save(cache_path, files, nf, cp, c.njobs) != 0 && o->warnings)
+			fprintf(o->warnings, "hashgen: warning: %s\n", hg_error_last());
+		free(files);
+		free(cp);
+	}
 	stats->systems = d->nsystems;
 	stats->algorithms = nids;
 	rc = 0;
@@ -414,7 +743,12 @@ out:
 	for (i = 0; c.jobs && i < c.njobs; i++) {
 		free(c.jobs[i].warnings);
 		free(c.jobs[i].error);
+		for (k = 0; k < c.jobs[i].nfiles; k++)
+			free(c.jobs[i].files[k].path);
+		free(c.jobs[i].files);
 	}
+	hg_cache_clear(&c.cache);
+	free(cache_path);
 	free(c.jobs);
 	free(threads);
 	for (i = 0; i < npages; i++)
