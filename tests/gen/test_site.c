@@ -505,3 +505,58 @@ Test(site, hashgen_cli_reports_errors_in_one_line)
 	free(cmd);
 	free(out);
 }
+
+/* ---- rebuilds ---- */
+
+static ino_t S_ino(const char *dir, const char *rel)
+{
+	char *p = hb_path_join(dir, rel);
+	struct stat st;
+	cr_assert_eq(stat(p, &st), 0, "%s is missing", p);
+	free(p);
+	return st.st_ino;
+}
+
+Test(site, a_rebuild_reuses_unchanged_pages_and_equals_a_clean_build)
+{
+	char *out = hbt_tmpdir("rebuild"), *data = hb_path_join(out, "data");
+	char *site = hb_path_join(out, "site"), *clean = hb_path_join(out, "clean");
+	char *cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data), *rec, *text, *at;
+	ino_t same_before, changed_before;
+	size_t n = 0;
+
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(S_build(data, site, 0, NULL), 0, "%s", hg_error_last());
+	same_before = S_ino(site, "arm_1/hash-15.html");
+	changed_before = S_ino(site, "x86_1/hash-15.html");
+
+	/* one record changes, in place, as an editor would change it */
+	rec = hb_path_join(data, "x86_1/records/hash-15/litchi_256__hash_32.json");
+	text = S_read(rec);
+	at = strstr(text, "\"peak_rss_kib\": 1472");
+	cr_assert_not_null(at);
+	at[strlen("\"peak_rss_kib\": 147")] = '9';
+	hbt_write(rec, text, strlen(text));
+
+	cr_assert_eq(S_build(data, site, 0, NULL), 0, "%s", hg_error_last());
+	cr_expect_eq(S_ino(site, "arm_1/hash-15.html"), same_before, "an unchanged page was rendered again");
+	cr_expect_neq(S_ino(site, "x86_1/hash-15.html"), changed_before, "the changed page was reused");
+	{
+		char *page = hb_path_join(site, "x86_1/hash-15.md"), *md = S_read(page);
+		cr_expect(strstr(md, "| `litchi_256` | hash_32 | 16648 | 1408 KiB | 1479 KiB |") != NULL,
+			"%s", md);
+		free(md);
+		free(page);
+	}
+	cr_assert_eq(S_build(data, clean, 0, NULL), 0, "%s", hg_error_last());
+	S_compare_trees(site, clean, &n);
+	S_compare_trees(clean, site, &n);
+	cr_expect_gt(n, 80);
+	free(text);
+	free(rec);
+	free(cmd);
+	free(clean);
+	free(site);
+	free(data);
+	free(out);
+}
