@@ -24,6 +24,8 @@
 
 static const unsigned long long S_guide_sizes[] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
 #define NSIZES_MAX 64
+#define MAX_RETRIES 2          /* a disturbed record is measured again at most this often */
+#define DISTURBED_PCT 10.0     /* a round this far from the median round is a disturbance */
 
 typedef struct {
 	const char *name;
@@ -46,6 +48,9 @@ typedef struct {
 	hb_env *env;
 	hb_counter counter;
 	double counter_hz;
+	unsigned long long counter_read_cycles;
+	double empty_call_cycles;  /* mean cycles of an empty CryptHash in the timing loop; <0 unknown */
+	double spread_limit;
 	char start[32];
 	hb_campaign_summary sum;
 	size_t done, total;
@@ -54,6 +59,13 @@ typedef struct {
 } S_run;
 
 /* ---- small helpers ---- */
+
+static int S_cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
 
 static void S_utc_now(char out[32])
 {
@@ -172,12 +184,90 @@ static long long S_cur_khz(const S_run *r)
 		strcmp(r->o->env_root, "/") == 0 ? "" : r->o->env_root, r->env->cpu);
 	hb_buf buf;
 	long long v = -1;
-	if (hb_file_read(&buf, path) == 0) {
+	if (hb_file_read_raw(&buf, path) == 0) {
 		v = strtoll((char *)buf.data, NULL, 10);
 		hb_buf_free(&buf);
 	}
 	free(path);
 	return v > 0 ? v : -1;
+}
+
+static json_t *S_loadavg(void)
+{
+	hb_buf buf;
+	double a = 0, b = 0, c = 0;
+	json_t *j;
+	if (hb_file_read_raw(&buf, "/proc/loadavg") != 0)
+		return json_null();
+	if (sscanf((char *)buf.data, "%lf %lf %lf", &a, &b, &c) != 3) {
+		hb_buf_free(&buf);
+		return json_null();
+	}
+	hb_buf_free(&buf);
+	j = json_array();
+	json_array_append_new(j, json_real(a));
+	json_array_append_new(j, json_real(b));
+	json_array_append_new(j, json_real(c));
+	return j;
+}
+
+/* Was a round far from the others? Fills why and returns 1 when one deviates more than
+ * DISTURBED_PCT from the median round (cycles per call). */
+static int S_disturbed(char *why, size_t n, json_t *trials)
+{
+	double per[64], sorted[64], median, worst = 0;
+	size_t i, k = json_array_size(trials), at = 0;
+	if (k < 3 || k > 64)
+		return 0;
+	for (i = 0; i < k; i++) {
+		json_t *t = json_array_get(trials, i);
+		double it = (double)json_integer_value(json_object_get(t, "iterations"));
+		per[i] = it > 0 ? (double)json_integer_value(json_object_get(t, "cycles")) / it : 0;
+		sorted[i] = per[i];
+	}
+	for (i = 1; i < k; i++) {
+		size_t m;
+		for (m = i; m > 0 && sorted[m - 1] > sorted[m]; m--) {
+			double t = sorted[m];
+			sorted[m] = sorted[m - 1];
+			sorted[m - 1] = t;
+		}
+	}
+	median = k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2;
+	if (median <= 0)
+		return 0;
+	for (i = 0; i < k; i++) {
+		double dev = (per[i] - median) / median * 100;
+		if (dev < 0)
+			dev = -dev;
+		if (dev > worst) {
+			worst = dev;
+			at = i;
+		}
+	}
+	if (worst <= DISTURBED_PCT)
+		return 0;
+	snprintf(why, n, "round %zu was %.1f %% away from the median round", at + 1, worst);
+	return 1;
+}
+
+/* The interquartile range of the single-call samples as a percentage of their median. */
+static double S_spread_pct(json_t *samples)
+{
+	size_t n = json_array_size(samples), i;
+	uint64_t *v;
+	double q1, q3, med;
+	if (n < 4)
+		return -1;
+	v = malloc(n * sizeof(*v));
+	for (i = 0; i < n; i++)
+		v[i] = (uint64_t)json_integer_value(json_array_get(samples, i));
+	qsort(v, n, sizeof(*v), S_cmp_u64);
+	q1 = (double)v[n / 4];
+	q3 = (double)v[(3 * n) / 4];
+	med = (double)v[n / 2];
+	free(v);
+	return med > 0 ? (q3 - q1) / med * 100 : -1;
 }
 
 /* ---- progress ---- */
@@ -261,6 +351,10 @@ static json_t *S_system_json(const S_run *r, const char *end)
 	json_object_set_new(campaign, "warmup_ms", json_integer(r->prof->warmup_ms));
 	json_object_set_new(campaign, "max_calls", json_integer(r->prof->max_calls));
 	json_object_set_new(campaign, "message_sizes", sizes);
+	json_object_set_new(campaign, "samples_per_record", json_integer(101));
+	json_object_set_new(campaign, "spread_limit_pct", json_real(r->spread_limit));
+	json_object_set_new(campaign, "disturbance_pct", json_real(DISTURBED_PCT));
+	json_object_set_new(campaign, "max_retries", json_integer(MAX_RETRIES));
 
 	json_object_set_new(sys, "schema", json_string("hashbench.system/1"));
 	json_object_set_new(sys, "system", json_string(r->o->system));
@@ -279,6 +373,15 @@ static json_t *S_system_json(const S_run *r, const char *end)
 		json_boolean(e->virtual_machine));
 	json_object_set_new(sys, "hypervisor", S_str_or_null(e->hypervisor));
 	json_object_set_new(sys, "counter", counter);
+	{
+		json_t *ov = json_object();
+		json_object_set_new(ov, "counter_read_cycles", json_integer((json_int_t)r->counter_read_cycles));
+		json_object_set_new(ov, "empty_call_cycles", r->empty_call_cycles >= 0 ?
+			json_real((double)(long long)(r->empty_call_cycles * 10 + 0.5) / 10) : json_null());
+		/* the same choice on every system: loop and counter costs stay in the figures */
+		json_object_set_new(ov, "subtracted", json_false());
+		json_object_set_new(sys, "overhead", ov);
+	}
 	json_object_set_new(sys, "warnings", warnings);
 	json_object_set_new(sys, "campaign", campaign);
 	return sys;
@@ -313,6 +416,20 @@ static char *S_profiles_cc(const hb_campaign_opts *o)
 	return cc;
 }
 
+/* What one read of the counter costs: the median of 1001 back-to-back pairs. */
+static unsigned long long S_counter_read_cost(const hb_counter *c)
+{
+	uint64_t d[1001];
+	size_t i;
+	for (i = 0; i < 1001; i++) {
+		uint64_t c0 = hb_counter_read(c);
+		uint64_t c1 = hb_counter_read(c);
+		d[i] = c1 - c0;
+	}
+	qsort(d, 1001, sizeof(d[0]), S_cmp_u64);
+	return (unsigned long long)d[500];
+}
+
 static int S_setup(S_run *r, const hb_campaign_opts *o)
 {
 	char *cc;
@@ -335,6 +452,9 @@ static int S_setup(S_run *r, const hb_campaign_opts *o)
 	if (hb_counter_open(&r->counter, NULL) != 0)
 		return hb_error_set("no cycle counter on this machine");
 	r->counter_hz = hb_counter_calibrate_hz(&r->counter, 100);
+	r->counter_read_cycles = S_counter_read_cost(&r->counter);
+	r->empty_call_cycles = -1;
+	r->spread_limit = o->spread_limit_pct > 0 ? o->spread_limit_pct : 5.0;
 	cc = S_profiles_cc(o);
 	if (hb_env_read(&r->env, o->env_root ? o->env_root : "/", cpu, cc, 1) != 0) {
 		free(cc);
@@ -681,8 +801,9 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 	const char *status = "ok";
 	char *detail = NULL;
 	unsigned limit = r->o->time_limit_s ? r->o->time_limit_s : r->prof->time_limit_s;
-	long long khz = S_cur_khz(r);
-	int n = 0, st, i;
+	long long khz = -1, khz_after = -1;
+	json_t *retries = json_array(), *load_before = NULL, *load_after = NULL;
+	int n = 0, st, i, attempt, disturbed = 0;
 
 	snprintf(num[0], 32, "%llu", bytes);
 	snprintf(num[1], 32, "%d", inst->digest_bits);
@@ -712,32 +833,54 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 	argv[n++] = num[6];
 	argv[n] = NULL;
 
-	S_utc_now(started);
-	st = hb_run_capture(&output, argv, limit);
-	S_utc_now(finished);
-	if (st == HB_ETIMEOUT) {
-		status = "timeout";
-		detail = hb_sprintf("no result after %u s: the child was killed", limit);
-	} else if (st < 0) {
-		status = "error";
-		detail = hb_strdup(hb_error_last());
-	} else if (st > 128) {
-		status = "crash";
-		detail = hb_sprintf("the library crashed (signal %d, %s)", st - 128, strsignal(st - 128));
-	} else {
-		json_error_t jerr;
-		child = output ? json_loads(output, JSON_DISABLE_EOF_CHECK, &jerr) : NULL;
-		if (!child) {
+	for (attempt = 0;; attempt++) {
+		char why[160];
+		status = "ok";
+		load_before = S_loadavg();
+		khz = S_cur_khz(r);
+		S_utc_now(started);
+		st = hb_run_capture(&output, argv, limit);
+		S_utc_now(finished);
+		load_after = S_loadavg();
+		khz_after = S_cur_khz(r);
+		if (st == HB_ETIMEOUT) {
+			status = "timeout";
+			detail = hb_sprintf("no result after %u s: the child was killed", limit);
+		} else if (st < 0) {
 			status = "error";
-			detail = hb_sprintf("the driver exited with status %d and printed no result%s%s", st,
-				output && *output ? ": " : "", output ? output : "");
-		} else if (json_object_get(child, "error")) {
-			status = "error";
-			detail = hb_strdup(json_string_value(json_object_get(child, "error")));
-		} else if (st != 0 || !json_is_array(json_object_get(child, "trials"))) {
-			status = "error";
-			detail = hb_sprintf("the driver exited with status %d", st);
+			detail = hb_strdup(hb_error_last());
+		} else if (st > 128) {
+			status = "crash";
+			detail = hb_sprintf("the library crashed (signal %d, %s)", st - 128,
+				strsignal(st - 128));
+		} else {
+			json_error_t jerr;
+			child = output ? json_loads(output, JSON_DISABLE_EOF_CHECK, &jerr) : NULL;
+			if (!child) {
+				status = "error";
+				detail = hb_sprintf("the driver exited with status %d and printed no result%s%s",
+					st, output && *output ? ": " : "", output ? output : "");
+			} else if (json_object_get(child, "error")) {
+				status = "error";
+				detail = hb_strdup(json_string_value(json_object_get(child, "error")));
+			} else if (st != 0 || !json_is_array(json_object_get(child, "trials"))) {
+				status = "error";
+				detail = hb_sprintf("the driver exited with status %d", st);
+			}
 		}
+		disturbed = strcmp(status, "ok") == 0 &&
+			S_disturbed(why, sizeof(why), json_object_get(child, "trials"));
+		if (!disturbed || attempt == MAX_RETRIES)
+			break;
+		/* a disturbed attempt is kept as evidence, and the record measured again */
+		json_array_append_new(retries, json_pack("{s:s, s:s, s:s, s:O, s:o, s:o}", "reason", why,
+			"started", started, "finished", finished, "trials", json_object_get(child, "trials"),
+			"load_before", load_before, "load_after", load_after));
+		S_note(r, "%s (%s) hash_%llu: %s; measuring again", inst->name, inst->impl, bytes, why);
+		json_decref(child);
+		child = NULL;
+		free(output);
+		output = NULL;
 	}
 	if (detail) {
 		char *nl;
@@ -770,6 +913,9 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 	json_object_set_new(env, "counter", json_string(hb_counter_name(&r->counter)));
 	json_object_set_new(env, "governor", S_str_or_null(r->env->governor));
 	json_object_set_new(env, "cur_khz", S_int_or_null(khz));
+	json_object_set_new(env, "cur_khz_after", S_int_or_null(khz_after));
+	json_object_set_new(env, "load_before", load_before ? load_before : json_null());
+	json_object_set_new(env, "load_after", load_after ? load_after : json_null());
 	json_object_set_new(env, "started", json_string(started));
 	json_object_set_new(env, "finished", json_string(finished));
 	json_object_set_new(rec, "environment", env);
@@ -780,6 +926,17 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 		json_object_set(rec, "calibration", json_object_get(child, "calibration"));
 	trials = strcmp(status, "ok") == 0 ? json_object_get(child, "trials") : NULL;
 	json_object_set_new(rec, "trials", trials ? json_incref(trials) : json_array());
+	if (trials && json_is_array(json_object_get(child, "samples"))) {
+		double spread = S_spread_pct(json_object_get(child, "samples"));
+		json_object_set(rec, "samples", json_object_get(child, "samples"));
+		if (spread > r->spread_limit) {
+			r->sum.unstable++;
+			S_note(r, "%s (%s) hash_%llu: spread %.1f %% of the median, above %.1f %%",
+				inst->name, inst->impl, bytes, spread, r->spread_limit);
+		}
+	}
+	json_object_set_new(rec, "disturbed", json_boolean(disturbed));
+	json_object_set_new(rec, "retries", retries);
 	res = json_object();
 	json_object_set_new(res, "static_bytes", json_integer((json_int_t)static_bytes));
 	if (strcmp(status, "ok") == 0) {
@@ -884,6 +1041,76 @@ int hb_write_sha256sums(const char *sysdir)
 	return rc;
 }
 
+/* ---- what the loop and an empty call cost ---- */
+
+#ifndef HB_NULL_SOURCE
+#define HB_NULL_SOURCE "bench/null/CryptHash_null.c"
+#endif
+
+/* Time the null instance (an empty CryptHash) with the profile's rounds: the mean cycles of one
+ * call inside the timing loop. Left unknown (< 0) when it cannot be built or run. */
+static void S_empty_call(S_run *r)
+{
+	char *sources[] = { HB_NULL_SOURCE, NULL }, *none[] = { NULL }, *output = NULL;
+	char *argv[24], rounds[16], round_ms[16], warm[16], calls[16], cpu[16];
+	hb_instance inst;
+	hb_build_result *b = NULL;
+	json_t *child, *t;
+	double cycles = 0, iterations = 0;
+	size_t i;
+	int n = 0;
+
+	memset(&inst, 0, sizeof(inst));
+	inst.name = "null";
+	inst.impl = "reference";
+	inst.profile = "reference";
+	inst.digest_bits = 256;
+	inst.sources = sources;
+	inst.include_dirs = none;
+	inst.extra_cflags = none;
+	if (hb_build(&b, &inst, r->o->profiles, r->o->work) != 0) {
+		S_note(r, "warning: the null instance did not build: %s", hb_error_last());
+		return;
+	}
+	snprintf(rounds, sizeof(rounds), "%d", r->prof->rounds);
+	snprintf(round_ms, sizeof(round_ms), "%u", r->prof->round_ms);
+	snprintf(warm, sizeof(warm), "%u", r->prof->warmup_ms);
+	snprintf(calls, sizeof(calls), "%u", r->prof->max_calls);
+	snprintf(cpu, sizeof(cpu), "%d", r->env->cpu);
+	argv[n++] = (char *)r->o->measure_exe;
+	argv[n++] = "--library";
+	argv[n++] = b->library;
+	argv[n++] = "--bytes";
+	argv[n++] = "32";
+	argv[n++] = "--digest-bits";
+	argv[n++] = "256";
+	argv[n++] = "--cpu";
+	argv[n++] = cpu;
+	argv[n++] = "--counter";
+	argv[n++] = (char *)hb_counter_name(&r->counter);
+	argv[n++] = "--rounds";
+	argv[n++] = rounds;
+	argv[n++] = "--round-ms";
+	argv[n++] = round_ms;
+	argv[n++] = "--warmup-ms";
+	argv[n++] = warm;
+	argv[n++] = "--max-calls";
+	argv[n++] = calls;
+	argv[n] = NULL;
+	if (hb_run_capture(&output, argv, 60) == 0 && output &&
+		(child = json_loads(output, JSON_DISABLE_EOF_CHECK, NULL)) != NULL) {
+		json_array_foreach(json_object_get(child, "trials"), i, t) {
+			cycles += (double)json_integer_value(json_object_get(t, "cycles"));
+			iterations += (double)json_integer_value(json_object_get(t, "iterations"));
+		}
+		if (iterations > 0)
+			r->empty_call_cycles = cycles / iterations;
+		json_decref(child);
+	}
+	free(output);
+	hb_build_result_free(b);
+}
+
 /* ---- the campaign ---- */
 
 static int S_selected(const char *only, const char *id)
@@ -970,6 +1197,7 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 	if (r.counter.kind != HB_COUNTER_PERF)
 		S_note(&r, "warning: no hardware cycle counter here; counting with %s at %.0f MHz",
 			hb_counter_name(&r.counter), r.counter_hz / 1e6);
+	S_empty_call(&r);
 	sys = S_system_json(&r, NULL);
 	if ((rc = S_write_json(sys_path, sys)) != 0)
 		goto out;
@@ -1045,6 +1273,7 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 	if ((rc = S_write_json(sys_path, sys)) != 0)
 		goto out;
 	rc = hb_write_sha256sums(r.sysdir);
+	out->unstable = r.sum.unstable;
 out:
 	json_decref(sys);
 	free(sys_path);

@@ -234,6 +234,7 @@ typedef struct {
 	const char *measure_exe;  /* the hashbench-measure driver */
 	const char *env_root;     /* "/" (tests: a recorded tree) */
 	FILE *progress;           /* stderr */
+	double spread_limit_pct;  /* a figure whose spread exceeds this is flagged; 0: 5 % */
 } hb_campaign_opts;
 
 typedef struct {

@@ -49,6 +49,7 @@ static const char S_usage[] =
 	"                                the submitted KAT files (no INSTANCE: every instance)\n"
 	"  run --system NAME [--profile guide|quick] [--only ID,...] [--data DIR] [--cpu N]\n"
 	"      [--fresh] [--time-failed] [--sets …] [--sizes N,...] [--time-limit S]\n"
+	"      [--spread-limit PCT]\n"
 	"                                the campaign: KAT, timing and memory of every library,\n"
 	"                                evidence under DIR/NAME (default data/), resumable\n"
 	"  env [--cpu N]                 print the system.json a campaign would write\n"
@@ -93,6 +94,7 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		{ "time-failed", no_argument, NULL, 'T' },
 		{ "sizes", required_argument, NULL, 'Z' },
 		{ "time-limit", required_argument, NULL, 'L' },
+		{ "spread-limit", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -129,6 +131,12 @@ static int S_parse(S_opts *o, int argc, char **argv)
 			o->run.cpu = (int)strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg || o->run.cpu < 0)
 				return S_usage_error("--cpu %s: expected a CPU number", optarg);
+			break;
+		case 'R':
+			errno = 0;
+			o->run.spread_limit_pct = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(o->run.spread_limit_pct > 0))
+				return S_usage_error("--spread-limit %s: expected a percentage above 0", optarg);
 			break;
 		case 'L':
 			errno = 0;
@@ -174,7 +182,7 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 	int i, nrest = 0, nopt = 1, rc, dashdash = 0;
 	static const char *with_value[] = { "--submissions", "--work", "--profiles", "--out",
 		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
-		"--sizes", "--time-limit", NULL };
+		"--sizes", "--time-limit", "--spread-limit", NULL };
 
 	if (!rest || !opt_argv) {
 		free(rest);
@@ -566,9 +574,10 @@ static int S_cmd_run(S_opts *o)
 	if (rc != 0)
 		return S_fail();
 	fprintf(stderr, "hashbench: campaign %s finished: %zu records measured, %zu kept from an "
-		"earlier run, %zu failed; %zu libraries failed their KAT check, %zu did not build\n",
+		"earlier run, %zu failed; %zu libraries failed their KAT check, %zu did not build; "
+		"%zu figures with a spread above the limit\n",
 		o->run.system, sum.measured, sum.kept, sum.failed_records, sum.kat_failed,
-		sum.build_failed);
+		sum.build_failed, sum.unstable);
 	return sum.failed_records || sum.kat_failed || sum.build_failed ? 1 : 0;
 }
 

@@ -125,6 +125,28 @@ Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout =
 		S_str(j, "detail"));
 	json_decref(j);
 
+	j = S_load(sys, "records/misbehave/jitter_256__hash_32.json");
+	cr_expect_str_eq(S_str(j, "status"), "ok");
+	cr_expect(json_is_true(json_object_get(j, "disturbed")), "slow blocks of calls: disturbed");
+	cr_expect_eq(json_array_size(json_object_get(j, "retries")), 2, "retried twice, then kept");
+	cr_expect(strstr(S_str(json_array_get(json_object_get(j, "retries"), 0), "reason"),
+		"% away from the median round") != NULL);
+	json_decref(j);
+	j = S_load(sys, "records/toy-1/toy_256__hash_32.json");
+	cr_expect(json_is_false(json_object_get(j, "disturbed")));
+	cr_expect_eq(json_array_size(json_object_get(j, "retries")), 0);
+	cr_expect_eq(json_array_size(json_object_get(j, "samples")), 101, "101 single-call samples");
+	cr_expect_eq(json_array_size(json_object_get(json_object_get(j, "environment"),
+		"load_before")), 3, "the load average before the record");
+	json_decref(j);
+	j = S_load(sys, "system.json");
+	cr_expect(json_integer_value(json_object_get(json_object_get(j, "overhead"),
+		"counter_read_cycles")) > 0);
+	cr_expect(json_real_value(json_object_get(json_object_get(j, "overhead"),
+		"empty_call_cycles")) > 0, "the null instance was timed");
+	cr_expect(json_is_false(json_object_get(json_object_get(j, "overhead"), "subtracted")));
+	json_decref(j);
+
 	j = S_load(sys, "kat/toy-wrong/toy_wrong_256.json");
 	cr_expect_str_eq(S_str(j, "result"), "FAIL");
 	cr_expect(strncmp(S_str(j, "detail"), "KAT_2_23: Msg_Len = 8388608: Dst differs", 40) == 0);
