@@ -520,6 +520,37 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 	}
 	v = json_object_get(j, "virtual_machine");
 	s->virtual_machine = json_is_boolean(v) ? json_is_true(v) : -1;
+	{
+		json_t *ov = json_object_get(j, "overhead"), *x;
+		s->counter_read_cycles = -1;
+		s->empty_call_cycles = -1;
+		s->overhead_subtracted = -1;
+		if (ov && !json_is_null(ov)) {
+			if (!json_is_object(ov)) {
+				S_bad(&c, "overhead", "expected an object");
+				goto out;
+			}
+			if (S_int(&s->counter_read_cycles, &c, ov, "overhead.", "counter_read_cycles", 0))
+				goto out;
+			x = json_object_get(ov, "empty_call_cycles");
+			if (x && !json_is_null(x) && !json_is_number(x)) {
+				S_bad(&c, "overhead.empty_call_cycles", "expected a number");
+				goto out;
+			}
+			if (x && json_is_number(x))
+				s->empty_call_cycles = json_number_value(x);
+			x = json_object_get(ov, "subtracted");
+			if (json_is_boolean(x))
+				s->overhead_subtracted = json_is_true(x);
+		}
+		x = json_object_get(campaign, "spread_limit_pct");
+		if (x && !json_is_null(x) && !json_is_number(x)) {
+			S_bad(&c, "campaign.spread_limit_pct", "expected a number");
+			goto out;
+		}
+		s->spread_limit_pct = x && json_is_number(x) && json_number_value(x) > 0 ?
+			json_number_value(x) : 5.0;
+	}
 	w = json_object_get(j, "warnings");
 	s->warnings = calloc(1, sizeof(char *));
 	if (w && !json_is_array(w)) {
@@ -760,6 +791,38 @@ static int S_record(hg_record *r, const S_ctx *c, json_t *j, const hg_system *s,
 		r->trials[i].cycles = (unsigned long long)cy;
 		r->trials[i].ns = (unsigned long long)ns;
 	}
+	{
+		json_t *smp = json_object_get(j, "samples"), *v, *dist, *ret;
+		if (smp && !json_is_null(smp)) {
+			if (!json_is_array(smp)) {
+				S_bad(c, "samples", "expected an array of integers");
+				goto out;
+			}
+			r->nsamples = json_array_size(smp);
+			r->samples = calloc(r->nsamples + 1, sizeof(*r->samples));
+			json_array_foreach(smp, i, v) {
+				if (!json_is_integer(v) || json_integer_value(v) < 0) {
+					char p[64];
+					snprintf(p, sizeof(p), "samples[%zu]", i);
+					S_bad(c, p, "expected an integer of 0 or more");
+					goto out;
+				}
+				r->samples[i] = (unsigned long long)json_integer_value(v);
+			}
+		}
+		dist = json_object_get(j, "disturbed");
+		if (dist && !json_is_null(dist) && !json_is_boolean(dist)) {
+			S_bad(c, "disturbed", "expected true or false");
+			goto out;
+		}
+		r->disturbed = json_is_true(dist);
+		ret = json_object_get(j, "retries");
+		if (ret && !json_is_null(ret) && !json_is_array(ret)) {
+			S_bad(c, "retries", "expected an array");
+			goto out;
+		}
+		r->nretries = ret ? json_array_size(ret) : 0;
+	}
 	res = json_object_get(j, "resources");
 	if (!json_is_object(res)) {
 		S_bad(c, "resources", res ? "expected an object" : "missing");
@@ -799,6 +862,7 @@ static void S_record_clear(hg_record *r)
 	free(r->kat);
 	free(r->flags);
 	free(r->trials);
+	free(r->samples);
 }
 
 void hg_sysalg_clear(hg_sysalg *sa)

@@ -35,6 +35,10 @@ typedef struct {
 	hg_trial *trials;
 	size_t ntrials;
 	long long static_bytes, baseline_rss_kib, peak_rss_kib; /* -1: not recorded */
+	unsigned long long *samples; /* single-call cycles, NULL when the record has none */
+	size_t nsamples;
+	int disturbed;         /* a round was far from the others even after the retries */
+	size_t nretries;       /* attempts discarded as disturbed */
 } hg_record;
 
 typedef struct {
@@ -73,6 +77,10 @@ typedef struct {
 	int cpu;
 	long long min_khz, max_khz, memory_mib, counter_hz, rounds, round_ms, max_calls;
 	int virtual_machine;   /* -1 unknown */
+	long long counter_read_cycles; /* -1 unknown */
+	double empty_call_cycles;      /* < 0 unknown */
+	int overhead_subtracted;       /* -1 unknown */
+	double spread_limit_pct;       /* figures with a larger spread are flagged */
 	char **warnings;       /* NULL-terminated */
 	hg_sum *sums;          /* sorted by path */
 	size_t nsums;

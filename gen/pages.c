@@ -342,12 +342,59 @@ static void S_kat_section(hg_arena *a, hg_node *body, const hg_system *s, const 
 	free(kats);
 }
 
+static int S_cmp_ull(const void *x, const void *y)
+{
+	unsigned long long a = *(const unsigned long long *)x, b = *(const unsigned long long *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Median of the single-call samples and their interquartile range as a percentage of it (the
+ * quartiles the campaign uses: sorted[n/4], sorted[3n/4], sorted[n/2]). */
+static int S_spread(const hg_record *r, double *median, double *pct)
+{
+	unsigned long long *v;
+	size_t n = r->nsamples;
+	if (n < 4)
+		return -1;
+	v = malloc(n * sizeof(*v));
+	memcpy(v, r->samples, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), S_cmp_ull);
+	*median = (double)v[n / 2];
+	*pct = *median > 0 ? ((double)v[(3 * n) / 4] - (double)v[n / 4]) / *median * 100 : 0;
+	free(v);
+	return 0;
+}
+
+static void S_spread_cells(hg_arena *a, hg_node *row, const hg_record *r, double limit)
+{
+	double median, pct;
+	char b[FMT];
+	hg_node *c;
+	if (S_spread(r, &median, &pct) != 0) {
+		hg_add_cell(a, row, "—", 1);
+		hg_add_cell(a, row, "—", 1);
+		return;
+	}
+	hg_add_cell(a, row, hg_fmt_cycles(b, sizeof(b), median), 1);
+	c = hg_add_cell(a, row, hg_printf(a, "± %.1f %%", pct), 1);
+	if (pct > limit) {
+		hg_add_text(a, c, " ");
+		S_warn(a, c, "unstable");
+	}
+	if (r->disturbed) {
+		hg_add_text(a, c, " ");
+		S_warn(a, c, "disturbed");
+	}
+	if (r->nretries)
+		hg_add_textf(a, c, " (%zu %s)", r->nretries, r->nretries == 1 ? "retry" : "retries");
+}
+
 static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t n,
-	const hg_sysalg *sa)
+	const hg_sysalg *sa, double limit)
 {
 	static const char *head[] = { "instance", "message", "mean cycles", "cycles/byte",
-		"mean time", "MB/s", "n", NULL };
-	static const int num[] = { 0, 1, 1, 1, 1, 1, 1 };
+		"mean time", "MB/s", "n", "median cycles", "spread", NULL };
+	static const int num[] = { 0, 1, 1, 1, 1, 1, 1, 1, 1 };
 	hg_node *t, *p;
 	size_t i, k;
 
@@ -363,14 +410,16 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 			hg_figures_t f;
 			char b[FMT];
 			S_instance_cell(a, row, r->instance, r->implementation);
-			if (r->kat && strcmp(r->kat, "PASS") != 0)
-				S_warn(a, row->last, hg_printf(a, " KAT %s", r->kat));
+			if (r->kat && strcmp(r->kat, "PASS") != 0) {
+				hg_add_text(a, row->last, " ");
+				S_warn(a, row->last, hg_printf(a, "KAT %s", r->kat));
+			}
 			hg_add_cell(a, row, hg_fmt_message(b, sizeof(b), r->message_bytes), 1);
 			if (strcmp(r->status, "ok") != 0 || S_figures(&f, r) != 0) {
 				c = hg_add(a, row, HG_CELL);
 				S_warn(a, c, hg_printf(a, "%s%s%s", r->status, r->detail ? ": " : "",
 					r->detail ? r->detail : ""));
-				for (k = 0; k < 4; k++)
+				for (k = 0; k < 6; k++)
 					hg_add_cell(a, row, "—", 1);
 				continue;
 			}
@@ -389,7 +438,16 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 					snprintf(b, sizeof(b), "%llu (%zu rounds)", f.n, r->ntrials);
 				hg_add_cell(a, row, b, 1);
 			}
+			S_spread_cells(a, row, r, limit);
 		}
+	}
+	if (n) {
+		p = hg_add(a, body, HG_PARA);
+		hg_add_textf(a, p, "The guide's columns come from the timed rounds. Median cycles and "
+			"spread come from single calls timed one by one after the rounds: the spread is "
+			"their interquartile range as a percentage of their median; above %.0f %% a figure "
+			"is marked unstable. A record whose rounds lay far apart was measured again; "
+			"disturbed marks one that still did.", limit);
 	}
 	/* libraries that were not timed: their KAT did not pass */
 	for (i = 0; i < sa->nkats; i++) {
@@ -532,7 +590,7 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	for (i = 0; i < sa->nrecords; i++)
 		recs[i] = &sa->records[i];
 	qsort(recs, sa->nrecords, sizeof(*recs), S_cmp_rec);
-	S_perf_section(a, body, recs, sa->nrecords, sa);
+	S_perf_section(a, body, recs, sa->nrecords, sa, s->spread_limit_pct);
 	S_resource_section(a, body, recs, sa->nrecords);
 	S_evidence_section(a, body, s, sa);
 
@@ -692,6 +750,17 @@ static const char *S_method_lookup(void *ctx, const char *name)
 		return S_or_na(s->compiler);
 	if (strcmp(name, "hashbench") == 0)
 		return s->hashbench;
+	if (strcmp(name, "counter-read") == 0)
+		return s->counter_read_cycles >= 0 ? hg_printf(c->a, "%lld cycles", s->counter_read_cycles) :
+			"not measured";
+	if (strcmp(name, "empty-call") == 0)
+		return s->empty_call_cycles >= 0 ? hg_printf(c->a, "%.1f cycles", s->empty_call_cycles) :
+			"not measured";
+	if (strcmp(name, "overhead-policy") == 0)
+		return s->overhead_subtracted == 1 ? "subtracted from" :
+			s->overhead_subtracted == 0 ? "included in" : "not stated for";
+	if (strcmp(name, "spread-limit") == 0)
+		return hg_printf(c->a, "%.0f %%", s->spread_limit_pct);
 	return NULL;
 }
 

@@ -79,9 +79,24 @@ static void S_convert(hg_arena *a, hg_node *parent, cmark_node *n, hg_lookup_fn 
 		case CMARK_NODE_LINEBREAK:
 			hg_add(a, parent, HG_BREAK);
 			continue;
-		case CMARK_NODE_CODE:
-			hg_add_code(a, parent, cmark_node_get_literal(c));
+		case CMARK_NODE_CODE: {
+			/* a placeholder in a code span gives code: still text, never markup */
+			hg_node tmp;
+			const char *text = cmark_node_get_literal(c);
+			memset(&tmp, 0, sizeof(tmp));
+			S_fill(a, &tmp, text ? text : "", lookup, ctx);
+			if (tmp.first && !tmp.first->next)
+				text = tmp.first->text;
+			else if (tmp.first) {
+				hg_node *t;
+				char *joined = hg_strdup(a, "");
+				for (t = tmp.first; t; t = t->next)
+					joined = hg_printf(a, "%s%s", joined, t->text);
+				text = joined;
+			}
+			hg_add_code(a, parent, text ? text : "");
 			continue;
+		}
 		case CMARK_NODE_EMPH:
 			m = hg_add(a, parent, HG_EMPH);
 			break;
