@@ -302,6 +302,9 @@ int hb_build(hb_build_result **out, const hb_instance *inst, const char *profile
 	for (i = 0; inst->sources[i]; i++)
 		if (S_push(&argv, &argc, hb_strdup(inst->sources[i])) != 0)
 			goto out;
+	for (i = 0; inst->ldflags && inst->ldflags[i]; i++)
+		if (S_push(&argv, &argc, hb_strdup(inst->ldflags[i])) != 0)
+			goto out;
 
 	ctx = EVP_MD_CTX_new();
 	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);

@@ -699,6 +699,7 @@ static const char *S_kat(S_run *r, const hb_instance *inst, const hb_build_resul
 	}
 	json_object_set_new(j, "files", files);
 	json_object_set_new(j, "sets_mask", json_integer(mask));
+	json_object_set_new(j, "scope", json_string(inst->kat_byte_aligned ? "byte-aligned" : "all"));
 	json_object_set_new(j, "result", json_string(rep.result));
 	json_object_set_new(j, "detail", S_str_or_null(rep.detail));
 	result = strcmp(rep.result, "PASS") == 0 ? "PASS" : strcmp(rep.result, "FAIL") == 0 ?

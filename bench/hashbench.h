@@ -79,6 +79,8 @@ typedef struct hb_instance {
 	char **sources;        /* absolute paths, NULL-terminated */
 	char **include_dirs;   /* NULL-terminated */
 	char **extra_cflags;   /* from algorithm.json, NULL-terminated */
+	char **ldflags;        /* from algorithm.json, after the sources; NULL-terminated */
+	int kat_byte_aligned;  /* the library hashes whole bytes only: KAT on those entries */
 	char *profile;         /* build profile name (default: impl) */
 	char *kat_files[HB_KAT_NSETS];      /* submitted KAT file or NULL */
 	char *kat_manifest[HB_KAT_NSETS];   /* sha256 hex from a kat.sha256, or NULL */
@@ -159,7 +161,7 @@ typedef struct {
 	char sha256[65]; /* of the regenerated file */
 	char expected_sha256[65];
 	size_t entries;
-	const char *result; /* PASS, FAIL, MISSING */
+	const char *result; /* PASS, FAIL, MISSING, SKIPPED */
 	char *detail;    /* first difference, or which manifest form matched */
 } hb_kat_file_result;
 
@@ -170,9 +172,10 @@ typedef struct {
 	char *detail;
 } hb_kat_report;
 
-/* Write KAT_<set>_<inst>.txt to path using CryptHash of impl. */
+/* Write KAT_<set>_<inst>.txt to path using CryptHash of impl; byte_aligned leaves out the
+ * entries whose message is not a whole number of bytes (the generator still draws them). */
 int hb_kat_generate(const hb_impl *impl, const char *instance, int digest_bits,
-	hb_kat_set set, const char *path);
+	hb_kat_set set, const char *path, int byte_aligned);
 /* Compare two KAT texts entry by entry; 0 when equal, else HB_ERROR with the first
  * difference as the message ("Msg_Len = 9: Dst differs: expected …, got …"). */
 int hb_kat_compare(const char *expected, size_t expected_len, const char *got, size_t got_len,

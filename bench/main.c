@@ -399,7 +399,8 @@ static int S_gen_child(void *arg)
 	int rc;
 	if (hb_impl_open(&impl, job->library) != 0)
 		return HB_ERROR;
-	rc = hb_kat_generate(impl, job->inst->name, job->inst->digest_bits, job->set, job->path);
+	rc = hb_kat_generate(impl, job->inst->name, job->inst->digest_bits, job->set, job->path,
+		job->inst->kat_byte_aligned);
 	hb_impl_close(impl);
 	return rc;
 }

@@ -442,10 +442,10 @@ static int S_json_strings(S_list *out, json_t *arr, const char *base_dir, const 
 }
 
 static int S_apply_override(hb_instance *inst, S_list *sources, S_list *incs, S_list *flags,
-	json_t *ov, const hb_algorithm *alg, const char *key)
+	S_list *ldflags, json_t *ov, const hb_algorithm *alg, const char *key)
 {
 	static const char *known[] = { "sources", "extra_sources", "exclude", "include_dirs",
-		"cflags", "profile", NULL };
+		"cflags", "ldflags", "profile", "kat_scope", NULL };
 	const char *k;
 	json_t *v;
 	char field[256];
@@ -458,7 +458,7 @@ static int S_apply_override(hb_instance *inst, S_list *sources, S_list *incs, S_
 			;
 		if (!known[i])
 			return hb_error_set("%s: build.%s.%s: unknown field (known: sources, "
-				"extra_sources, exclude, include_dirs, cflags, profile)",
+				"extra_sources, exclude, include_dirs, cflags, ldflags, profile, kat_scope)",
 				alg->json_path, key, k);
 	}
 	if ((v = json_object_get(ov, "sources")) != NULL) {
@@ -505,6 +505,18 @@ static int S_apply_override(hb_instance *inst, S_list *sources, S_list *incs, S_
 		if (S_json_strings(flags, v, NULL, alg->json_path, field) != 0)
 			return HB_ERROR;
 	}
+	if ((v = json_object_get(ov, "ldflags")) != NULL) {
+		snprintf(field, sizeof(field), "build.%s.ldflags", key);
+		if (S_json_strings(ldflags, v, NULL, alg->json_path, field) != 0)
+			return HB_ERROR;
+	}
+	if ((v = json_object_get(ov, "kat_scope")) != NULL) {
+		if (!json_is_string(v) || (strcmp(json_string_value(v), "byte-aligned") &&
+				strcmp(json_string_value(v), "all")))
+			return hb_error_set("%s: build.%s.kat_scope: expected \"all\" or \"byte-aligned\"",
+				alg->json_path, key);
+		inst->kat_byte_aligned = strcmp(json_string_value(v), "byte-aligned") == 0;
+	}
 	if ((v = json_object_get(ov, "profile")) != NULL) {
 		if (!json_is_string(v))
 			return hb_error_set("%s: build.%s.profile: expected a string", alg->json_path, key);
@@ -516,22 +528,24 @@ static int S_apply_override(hb_instance *inst, S_list *sources, S_list *incs, S_
 
 static int S_instance_build(hb_instance *inst, const hb_algorithm *alg, json_t *build)
 {
-	S_list sources = { 0 }, incs = { 0 }, flags = { 0 };
-	char *keys[3];
+	S_list sources = { 0 }, incs = { 0 }, flags = { 0 }, ldflags = { 0 };
+	char *keys[4];
 	int i, rc;
 
+	/* from the most general to the most precise: "*", "*:IMPL", "NAME", "NAME:IMPL" */
 	keys[0] = hb_strdup("*");
-	keys[1] = hb_strdup(inst->name);
-	keys[2] = hb_sprintf("%s:%s", inst->name, inst->impl);
+	keys[1] = hb_sprintf("*:%s", inst->impl);
+	keys[2] = hb_strdup(inst->name);
+	keys[3] = hb_sprintf("%s:%s", inst->name, inst->impl);
 	rc = S_discover_sources(&sources, inst->dir);
 	if (rc == 0)
 		rc = S_list_add(&incs, hb_strdup(inst->dir));
-	for (i = 0; i < 3 && rc == 0; i++) {
+	for (i = 0; i < 4 && rc == 0; i++) {
 		json_t *ov = build ? json_object_get(build, keys[i]) : NULL;
 		if (ov)
-			rc = S_apply_override(inst, &sources, &incs, &flags, ov, alg, keys[i]);
+			rc = S_apply_override(inst, &sources, &incs, &flags, &ldflags, ov, alg, keys[i]);
 	}
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		free(keys[i]);
 	if (rc == 0 && sources.n == 0)
 		rc = hb_error_set("%s: no C sources for %s (set build.%s.sources in %s)",
@@ -539,6 +553,7 @@ static int S_instance_build(hb_instance *inst, const hb_algorithm *alg, json_t *
 	inst->sources = S_list_take(&sources);
 	inst->include_dirs = S_list_take(&incs);
 	inst->extra_cflags = S_list_take(&flags);
+	inst->ldflags = S_list_take(&ldflags);
 	return rc;
 }
 
@@ -607,6 +622,7 @@ static void S_instance_clear(hb_instance *inst)
 	S_strv_free(inst->sources);
 	S_strv_free(inst->include_dirs);
 	S_strv_free(inst->extra_cflags);
+	S_strv_free(inst->ldflags);
 	for (s = 0; s < HB_KAT_NSETS; s++) {
 		free(inst->kat_files[s]);
 		free(inst->kat_manifest[s]);

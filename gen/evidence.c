@@ -848,6 +848,13 @@ static int S_kat(hg_kat *k, const S_ctx *c, json_t *j)
 		return -1;
 	if (strcmp(k->result, "PASS") && strcmp(k->result, "FAIL") && strcmp(k->result, "ERROR"))
 		return S_bad(c, "result", "expected PASS, FAIL or ERROR");
+	{
+		char *scope = NULL;
+		if (S_str(&scope, c, j, "", "scope", 0) != 0)
+			return -1;
+		k->byte_aligned = scope && strcmp(scope, "byte-aligned") == 0;
+		free(scope);
+	}
 	return 0;
 }
 

@@ -44,6 +44,7 @@ typedef struct {
 typedef struct {
 	char *file;            /* the summary, relative to the system folder */
 	char *instance, *implementation, *build_flags, *result, *detail;
+	int byte_aligned;      /* the check covered the byte-aligned entries only */
 } hg_kat;
 
 typedef enum { HG_SUM_OK, HG_SUM_MISMATCH, HG_SUM_UNLISTED, HG_SUM_MISSING } hg_sum_state;

@@ -338,6 +338,8 @@ static void S_kat_section(hg_arena *a, hg_node *body, const hg_system *s, const 
 		hg_add_text(a, span, kats[i]->result);
 		if (strcmp(kats[i]->result, "PASS") != 0 && kats[i]->detail)
 			hg_add_textf(a, c, ": %s", kats[i]->detail);
+		else if (kats[i]->byte_aligned)
+			hg_add_text(a, c, " (byte-aligned entries only: this library hashes whole bytes)");
 	}
 	free(kats);
 }
@@ -561,8 +563,104 @@ static void S_evidence_section(hg_arena *a, hg_node *body, const hg_system *s,
 	}
 }
 
+/* ---- the yardsticks ---- */
+
+const char *const hg_yard_names[HG_NYARD] = { "SM3 (reference)", "SM3 (OpenSSL)",
+	"SHA-256 (reference)", "SHA-256 (OpenSSL)" };
+
+/* cycles/byte of instance:impl at bytes among records, < 0 when absent or failed */
+static double S_cpb_of(const hg_record *recs, size_t n, const char *instance, const char *impl,
+	unsigned long long bytes)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		hg_figures_t f;
+		if (recs[i].message_bytes == bytes && strcmp(recs[i].instance, instance) == 0 &&
+			strcmp(recs[i].implementation, impl) == 0 && strcmp(recs[i].status, "ok") == 0 &&
+			S_figures(&f, &recs[i]) == 0)
+			return f.cycles_per_byte;
+	}
+	return -1;
+}
+
+/* cycles/byte of the instance and implementation of `like` at bytes, among sorted records */
+static double S_cpb_of_rec(hg_record **recs, size_t n, const hg_record *like,
+	unsigned long long bytes)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		hg_figures_t f;
+		if (recs[i]->message_bytes == bytes && strcmp(recs[i]->instance, like->instance) == 0 &&
+			strcmp(recs[i]->implementation, like->implementation) == 0 &&
+			strcmp(recs[i]->status, "ok") == 0 && S_figures(&f, recs[i]) == 0)
+			return f.cycles_per_byte;
+	}
+	return -1;
+}
+
+void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2)
+{
+	static const unsigned long long sizes[2] = { 1024, 65536 };
+	size_t k;
+	for (k = 0; k < 2; k++) {
+		out->cpb[0][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "reference", sizes[k]) : -1;
+		out->cpb[1][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "openssl", sizes[k]) : -1;
+		out->cpb[2][k] = sha2 ? S_cpb_of(sha2->records, sha2->nrecords, "SHA-256", "reference",
+			sizes[k]) : -1;
+		out->cpb[3][k] = sha2 ? S_cpb_of(sha2->records, sha2->nrecords, "SHA-256", "openssl",
+			sizes[k]) : -1;
+	}
+}
+
+static void S_yard_row(hg_arena *a, hg_node *t, hg_node *label, double c1, double c2, double ref)
+{
+	hg_node *row = hg_add(a, t, HG_ROW), *cell = hg_add(a, row, HG_CELL);
+	char b[FMT];
+	hg_append(cell, label);
+	hg_add_cell(a, row, c1 >= 0 ? hg_fmt_cpb(b, sizeof(b), c1) : "—", 1);
+	hg_add_cell(a, row, c2 >= 0 ? hg_fmt_cpb(b, sizeof(b), c2) : "—", 1);
+	hg_add_cell(a, row, c2 >= 0 && ref > 0 ? hg_printf(a, "%.2f ×", c2 / ref) : "—", 1);
+}
+
+static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_record **recs,
+	size_t n, const hg_yardsticks *y)
+{
+	static const char *head[] = { "implementation", "cycles/byte at 1024 B",
+		"cycles/byte at 65536 B", "relative to SM3 (reference) at 65536 B", NULL };
+	static const int num[] = { 0, 1, 1, 1 };
+	double ref = y->cpb[0][1];
+	hg_node *p, *t;
+	size_t i, k;
+
+	hg_add_heading(a, body, 2, "Compared with the baselines");
+	p = hg_add(a, body, HG_PARA);
+	hg_add_textf(a, p, "Cycles per byte on this system, computed from the timed rounds: each "
+		"instance of %s beside SM3 and SHA-256, their reference and OpenSSL implementations, "
+		"measured in the same campaign. Below 1.00 × is faster than the SM3 reference.", id);
+	t = S_table(a, body, head, num);
+	for (i = 0; i < n; i++) {
+		hg_node *label;
+		int seen = 0;
+		for (k = 0; k < i && !seen; k++)
+			seen = strcmp(recs[k]->instance, recs[i]->instance) == 0 &&
+				strcmp(recs[k]->implementation, recs[i]->implementation) == 0;
+		if (seen)
+			continue;
+		label = hg_node_new(a, HG_SPAN);
+		hg_add_code(a, label, recs[i]->instance);
+		hg_add_textf(a, label, " (%s)", recs[i]->implementation);
+		S_yard_row(a, t, label, S_cpb_of_rec(recs, n, recs[i], 1024),
+			S_cpb_of_rec(recs, n, recs[i], 65536), ref);
+	}
+	for (k = 0; k < HG_NYARD; k++) {
+		hg_node *label = hg_node_new(a, HG_SPAN);
+		hg_add_text(a, label, hg_yard_names[k]);
+		S_yard_row(a, t, label, y->cpb[k][0], y->cpb[k][1], ref);
+	}
+}
+
 hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
-	const hg_sysalg *sa, const hg_texts *tx, double *out_headline)
+	const hg_sysalg *sa, const hg_yardsticks *y, const hg_texts *tx, double *out_headline)
 {
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
@@ -593,6 +691,8 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	S_perf_section(a, body, recs, sa->nrecords, sa, s->spread_limit_pct);
 	S_resource_section(a, body, recs, sa->nrecords);
 	S_evidence_section(a, body, s, sa);
+	if (y)
+		S_yardstick_section(a, body, id, recs, sa->nrecords, y);
 
 	*out_headline = -1;
 	for (i = 0; i < sa->nrecords; i++) {

@@ -18,10 +18,19 @@ typedef struct {
 	const char *generator;   /* "hashgen 0.1.0 (git abc1234)" */
 } hg_texts;
 
+/* The yardsticks of a system: cycles/byte of SM3 and SHA-256, reference and OpenSSL, at 1024
+ * and 65536 B (< 0 when not measured there). */
+#define HG_NYARD 4
+typedef struct {
+	double cpb[HG_NYARD][2];
+} hg_yardsticks;
+extern const char *const hg_yard_names[HG_NYARD]; /* "SM3 (reference)", … */
+void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2);
+
 /* The headline of an algorithm on a system: cycles/byte at 65536 B of the first reference
  * instance; < 0 when there is none. */
 hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
-	const hg_sysalg *sa, const hg_texts *t, double *out_headline);
+	const hg_sysalg *sa, const hg_yardsticks *y, const hg_texts *t, double *out_headline);
 /* headlines[system * nids + algorithm]: see hg_page_algorithm */
 hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 	const double *headlines, const hg_texts *t);

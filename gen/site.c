@@ -52,6 +52,7 @@ typedef struct {
 	hg_cache cache;
 	const char *old;    /* the previous site, when there is one to reuse pages from */
 	char global[65];    /* digest of the generator and the templates the pages use */
+	hg_yardsticks *yards; /* per system */
 } S_ctx;
 
 typedef struct {
@@ -182,6 +183,15 @@ static void S_key(char out[65], const S_ctx *c, const hg_system *s, const char *
 	EVP_DigestUpdate(ctx, s->name, strlen(s->name) + 1);
 	EVP_DigestUpdate(ctx, s->system_sha256, 64);
 	EVP_DigestUpdate(ctx, e ? e->sha256 : "-", e ? 64 : 1);
+	{
+		/* the yardstick table: the baselines' figures on this system */
+		const hg_yardsticks *y = &c->yards[(size_t)(s - c->d->systems)];
+		char figures[512];
+		int len = snprintf(figures, sizeof(figures), "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g",
+			y->cpb[0][0], y->cpb[0][1], y->cpb[1][0], y->cpb[1][1], y->cpb[2][0], y->cpb[2][1],
+			y->cpb[3][0], y->cpb[3][1]);
+		EVP_DigestUpdate(ctx, figures, (size_t)len);
+	}
 	for (k = 0; k < c->d->nsystems; k++)
 		if (hg_system_has(&c->d->systems[k], id))
 			EVP_DigestUpdate(ctx, c->d->systems[k].name, strlen(c->d->systems[k].name) + 1);
@@ -364,7 +374,7 @@ static int S_run_job(S_ctx *c, S_job *j)
 	if (scanned)
 		S_remember(j, sa.files, sa.nfiles, sc, nsc);
 	S_scan_free(sc, nsc);
-	p = hg_page_algorithm(c->d, j->s, j->id, &sa, c->tx, &j->headline);
+	p = hg_page_algorithm(c->d, j->s, j->id, &sa, &c->yards[j->si], c->tx, &j->headline);
 	rel = hg_xprintf("%s/%s", j->s->name, j->id);
 	rc = S_write_page(c, p, rel, 1);
 	free(rel);
@@ -621,6 +631,23 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 				jb->id = ids[i];
 				jb->headline = -1;
 			}
+	/* the yardsticks of every system, before any page needs them */
+	c.yards = calloc(d->nsystems + 1, sizeof(hg_yardsticks));
+	for (k = 0; k < d->nsystems; k++) {
+		hg_sysalg sm3, sha2;
+		int has_sm3 = hg_system_has(&d->systems[k], "sm3"), has_sha2 = hg_system_has(&d->systems[k], "sha2");
+		memset(&sm3, 0, sizeof(sm3));
+		memset(&sha2, 0, sizeof(sha2));
+		if ((has_sm3 && hg_sysalg_load(&sm3, d, &d->systems[k], "sm3") != 0) ||
+			(has_sha2 && hg_sysalg_load(&sha2, d, &d->systems[k], "sha2") != 0)) {
+			hg_sysalg_clear(&sm3);
+			hg_sysalg_clear(&sha2);
+			goto out;
+		}
+		hg_yardsticks_of(&c.yards[k], has_sm3 ? &sm3 : NULL, has_sha2 ? &sha2 : NULL);
+		hg_sysalg_clear(&sm3);
+		hg_sysalg_clear(&sha2);
+	}
 	c.o = o;
 	c.d = d;
 	c.tx = &tx;
@@ -749,6 +776,7 @@ out:
 	}
 	hg_cache_clear(&c.cache);
 	free(cache_path);
+	free(c.yards);
 	free(c.jobs);
 	free(threads);
 	for (i = 0; i < npages; i++)
