@@ -225,7 +225,8 @@ static int S_list(char ***out, size_t *n, const char *dir, char kind, const char
 }
 
 /* Read a file of a folder into a buffer of the calling thread (valid until its next call). */
-static int S_read_at(char **out, size_t *len, int dfd, const char *name, const char *shown)
+static int S_read_at(char **out, size_t *len, int dfd, const char *name, const char *shown,
+	struct stat *st)
 {
 	static _Thread_local char *buf;
 	static _Thread_local size_t cap;
@@ -233,6 +234,10 @@ static int S_read_at(char **out, size_t *len, int dfd, const char *name, const c
 	size_t got = 0;
 	if (fd < 0)
 		return hg_error_set("%s: %s", shown, strerror(errno));
+	if (st && fstat(fd, st) != 0) {
+		close(fd);
+		return hg_error_set("%s: %s", shown, strerror(errno));
+	}
 	for (;;) {
 		ssize_t r;
 		if (cap - got < 4096) {
@@ -891,11 +896,16 @@ void hg_sysalg_clear(hg_sysalg *sa)
 		free(sa->files[i].file);
 	free(sa->files);
 	free(sa->manifest);
+	if (sa->dir_fd[0] > 0)
+		close(sa->dir_fd[0]);
+	if (sa->dir_fd[1] > 0)
+		close(sa->dir_fd[1]);
 	memset(sa, 0, sizeof(*sa));
+	sa->dir_fd[0] = sa->dir_fd[1] = -1;
 }
 
 static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, const char *id,
-	const char *kind)
+	const char *kind, int slot)
 {
 	char *dir = hg_xprintf("%s/%s/%s", s->dir, kind, id), **names = NULL;
 	size_t n = 0, i;
@@ -914,7 +924,8 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 		hg_evfile *f;
 		S_ctx c = { full };
 
-		if (S_read_at(&text, &len, dfd, names[i], full) != 0) {
+		struct stat st;
+		if (S_read_at(&text, &len, dfd, names[i], full, &st) != 0) {
 			free(rel);
 			free(full);
 			rc = -1;
@@ -925,6 +936,9 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 		f = &sa->files[sa->nfiles++];
 		memset(f, 0, sizeof(*f));
 		f->file = rel;
+		f->ino = (unsigned long long)st.st_ino;
+		f->size = (unsigned long long)st.st_size;
+		f->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
 		hg_sha256_hex(f->sha256, text, len);
 		if (listed) {
 			snprintf(f->listed, sizeof(f->listed), "%s", listed);
@@ -960,8 +974,8 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 		}
 		free(full);
 	}
-	if (dfd >= 0)
-		close(dfd);
+	/* kept open: the site links its copies through it */
+	sa->dir_fd[slot] = dfd;
 	S_strv_free(names);
 	free(dir);
 	return rc;
@@ -993,8 +1007,9 @@ int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const c
 	int t;
 
 	memset(out, 0, sizeof(*out));
-	if (S_load_folder(out, d, s, id, "kat") != 0 ||
-		S_load_folder(out, d, s, id, "records") != 0) {
+	out->dir_fd[0] = out->dir_fd[1] = -1;
+	if (S_load_folder(out, d, s, id, "kat", 0) != 0 ||
+		S_load_folder(out, d, s, id, "records", 1) != 0) {
 		hg_sysalg_clear(out);
 		return -1;
 	}

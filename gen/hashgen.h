@@ -54,6 +54,8 @@ typedef struct {
 	char sha256[65];       /* of the file as read ("" when missing) */
 	char listed[65];       /* in SHA256SUMS ("" when unlisted) */
 	hg_sum_state state;
+	unsigned long long ino, size; /* as read (for the rebuild cache) */
+	long long mtime_ns;
 } hg_evfile;
 
 typedef struct {
@@ -98,6 +100,7 @@ typedef struct {
 	hg_evfile *files;      /* every evidence file of the algorithm, sorted by path */
 	size_t nfiles;
 	char *manifest;        /* kat/<id>/kat.sha256 when present */
+	int dir_fd[2];         /* kat/<id> and records/<id>, open until hg_sysalg_clear (-1: none) */
 } hg_sysalg;
 
 typedef struct {

@@ -345,59 +345,88 @@ static int S_try_reuse(S_ctx *c, S_job *j, const S_scanned *sc, size_t nsc)
 	return ok;
 }
 
+/* What the cache keeps of the files of a page that was rendered again. */
+static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
+{
+	size_t i;
+	j->files = calloc(n + 1, sizeof(hg_cfile));
+	for (i = 0; i < n; i++) {
+		if (files[i].state == HG_SUM_MISSING)
+			continue;
+		j->files[j->nfiles].path = hg_xprintf("%s/%s", j->s->name, files[i].file);
+		j->files[j->nfiles].ino = files[i].ino;
+		j->files[j->nfiles].size = files[i].size;
+		j->files[j->nfiles].mtime_ns = files[i].mtime_ns;
+		memcpy(j->files[j->nfiles].sha256, files[i].sha256, 65);
+		j->nfiles++;
+	}
+}
+
+/* The copies of a page's evidence: hard links made through directory descriptors (no path
+ * walks), the bytes where the file system refuses links. */
+static int S_copy_evidence(const S_ctx *c, const S_job *j, const hg_sysalg *sa)
+{
+	static const char *kinds[2] = { "kat", "records" };
+	int dst[2] = { -1, -1 }, k, rc = 0;
+	size_t i;
+
+	for (k = 0; k < 2 && rc == 0; k++) {
+		char *dir = hg_xprintf("%s/data/%s/%s/%s", c->tmp, j->s->name, kinds[k], j->id);
+		if (mkdir(dir, 0755) != 0 || (dst[k] = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+			rc = hg_error_set("%s: cannot create folder: %s", dir, strerror(errno));
+		free(dir);
+	}
+	for (i = 0; i < sa->nfiles && rc == 0; i++) {
+		const hg_evfile *f = &sa->files[i];
+		int slot = strncmp(f->file, "kat/", 4) == 0 ? 0 : 1;
+		const char *name = strrchr(f->file, '/') + 1;
+		if (f->state == HG_SUM_MISSING)
+			continue;
+		if (sa->dir_fd[slot] < 0 || linkat(sa->dir_fd[slot], name, dst[slot], name, 0) != 0) {
+			char *from = hg_xprintf("%s/%s", j->s->dir, f->file);
+			char *to = hg_xprintf("%s/data/%s/%s", c->tmp, j->s->name, f->file);
+			rc = S_copy(from, to);
+			free(from);
+			free(to);
+		}
+	}
+	for (k = 0; k < 2; k++)
+		if (dst[k] >= 0)
+			close(dst[k]);
+	return rc;
+}
+
 static int S_run_job(S_ctx *c, S_job *j)
 {
 	hg_sysalg sa;
 	hg_page *p;
-	S_scanned *sc = NULL;
-	size_t nsc = 0, i;
-	char *rel, *dir;
-	int rc = 0, scanned = S_scan(&sc, &nsc, j->s, j->id) == 0;
+	char *rel;
+	int rc = 0;
 
-	if (scanned && c->old) {
-		int r = S_try_reuse(c, j, sc, nsc);
-		if (r != 0) {
-			S_scan_free(sc, nsc);
-			return r > 0 ? 0 : -1;
-		}
-	}
-	if (hg_sysalg_load(&sa, c->d, j->s, j->id) != 0) {
+	/* a page of the previous site is kept when nothing it was rendered from changed */
+	if (c->old && hg_cache_page(&c->cache, j->s->name, j->id)) {
+		S_scanned *sc = NULL;
+		size_t nsc = 0;
+		int r = S_scan(&sc, &nsc, j->s, j->id) == 0 ? S_try_reuse(c, j, sc, nsc) : 0;
 		S_scan_free(sc, nsc);
-		return -1;
+		if (r != 0)
+			return r > 0 ? 0 : -1;
 	}
+	if (hg_sysalg_load(&sa, c->d, j->s, j->id) != 0)
+		return -1;
 	if (S_file_warnings(c, j, sa.files, sa.nfiles) != 0) {
 		hg_sysalg_clear(&sa);
-		S_scan_free(sc, nsc);
 		return -1;
 	}
 	S_key(j->key, c, j->s, j->id, sa.files, sa.nfiles);
-	if (scanned)
-		S_remember(j, sa.files, sa.nfiles, sc, nsc);
-	S_scan_free(sc, nsc);
+	S_remember_loaded(j, sa.files, sa.nfiles);
 	p = hg_page_algorithm(c->d, j->s, j->id, &sa, &c->yards[j->si], c->tx, &j->headline);
 	rel = hg_xprintf("%s/%s", j->s->name, j->id);
 	rc = S_write_page(c, p, rel, 1);
 	free(rel);
 	hg_page_free(p);
-	/* the evidence copies (data/<system>/records and kat exist already) */
-	dir = hg_xprintf("%s/data/%s/records/%s", c->tmp, j->s->name, j->id);
-	if (rc == 0 && mkdir(dir, 0755) != 0)
-		rc = hg_error_set("%s: cannot create folder: %s", dir, strerror(errno));
-	free(dir);
-	dir = hg_xprintf("%s/data/%s/kat/%s", c->tmp, j->s->name, j->id);
-	if (rc == 0 && mkdir(dir, 0755) != 0)
-		rc = hg_error_set("%s: cannot create folder: %s", dir, strerror(errno));
-	free(dir);
-	for (i = 0; i < sa.nfiles && rc == 0; i++) {
-		char *from, *to;
-		if (sa.files[i].state == HG_SUM_MISSING)
-			continue;
-		from = hg_xprintf("%s/%s", j->s->dir, sa.files[i].file);
-		to = hg_xprintf("%s/data/%s/%s", c->tmp, j->s->name, sa.files[i].file);
-		rc = S_copy(from, to);
-		free(from);
-		free(to);
-	}
+	if (rc == 0)
+		rc = S_copy_evidence(c, j, &sa);
 	hg_sysalg_clear(&sa);
 	return rc;
 }
