@@ -793,10 +793,50 @@ static int S_record_reusable(const S_run *r, const char *path, const hb_build_re
 	return ok;
 }
 
+/* The driver's command line for one record (num holds the numbers it points into). */
+typedef struct {
+	char *argv[24];
+	char num[8][32];
+} S_driver_cmd;
+
+static void S_driver_argv(S_driver_cmd *d, const S_run *r, const char *library,
+	unsigned long long bytes, int digest_bits)
+{
+	int n = 0;
+	snprintf(d->num[0], 32, "%llu", bytes);
+	snprintf(d->num[1], 32, "%d", digest_bits);
+	snprintf(d->num[2], 32, "%d", r->env->cpu);
+	snprintf(d->num[3], 32, "%d", r->prof->rounds);
+	snprintf(d->num[4], 32, "%u", r->prof->round_ms);
+	snprintf(d->num[5], 32, "%u", r->prof->warmup_ms);
+	snprintf(d->num[6], 32, "%u", r->prof->max_calls);
+	d->argv[n++] = (char *)r->o->measure_exe;
+	d->argv[n++] = "--library";
+	d->argv[n++] = (char *)library;
+	d->argv[n++] = "--bytes";
+	d->argv[n++] = d->num[0];
+	d->argv[n++] = "--digest-bits";
+	d->argv[n++] = d->num[1];
+	d->argv[n++] = "--cpu";
+	d->argv[n++] = d->num[2];
+	d->argv[n++] = "--counter";
+	d->argv[n++] = (char *)hb_counter_name(&r->counter);
+	d->argv[n++] = "--rounds";
+	d->argv[n++] = d->num[3];
+	d->argv[n++] = "--round-ms";
+	d->argv[n++] = d->num[4];
+	d->argv[n++] = "--warmup-ms";
+	d->argv[n++] = d->num[5];
+	d->argv[n++] = "--max-calls";
+	d->argv[n++] = d->num[6];
+	d->argv[n] = NULL;
+}
+
 static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_result *b,
 	const char *kat_result, unsigned long long bytes, unsigned long long static_bytes)
 {
-	char *argv[32], num[8][32], started[32], finished[32];
+	S_driver_cmd drv;
+	char **argv = drv.argv, started[32], finished[32];
 	char *path = S_record_path(r, inst, bytes), *dir, *output = NULL;
 	json_t *rec, *cmd, *env, *res, *child = NULL, *trials;
 	const char *status = "ok";
@@ -804,35 +844,9 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 	unsigned limit = r->o->time_limit_s ? r->o->time_limit_s : r->prof->time_limit_s;
 	long long khz = -1, khz_after = -1;
 	json_t *retries = json_array(), *load_before = NULL, *load_after = NULL;
-	int n = 0, st, i, attempt, disturbed = 0;
+	int st, i, attempt, disturbed = 0;
 
-	snprintf(num[0], 32, "%llu", bytes);
-	snprintf(num[1], 32, "%d", inst->digest_bits);
-	snprintf(num[2], 32, "%d", r->env->cpu);
-	snprintf(num[3], 32, "%d", r->prof->rounds);
-	snprintf(num[4], 32, "%u", r->prof->round_ms);
-	snprintf(num[5], 32, "%u", r->prof->warmup_ms);
-	snprintf(num[6], 32, "%u", r->prof->max_calls);
-	argv[n++] = (char *)r->o->measure_exe;
-	argv[n++] = "--library";
-	argv[n++] = b->library;
-	argv[n++] = "--bytes";
-	argv[n++] = num[0];
-	argv[n++] = "--digest-bits";
-	argv[n++] = num[1];
-	argv[n++] = "--cpu";
-	argv[n++] = num[2];
-	argv[n++] = "--counter";
-	argv[n++] = (char *)hb_counter_name(&r->counter);
-	argv[n++] = "--rounds";
-	argv[n++] = num[3];
-	argv[n++] = "--round-ms";
-	argv[n++] = num[4];
-	argv[n++] = "--warmup-ms";
-	argv[n++] = num[5];
-	argv[n++] = "--max-calls";
-	argv[n++] = num[6];
-	argv[n] = NULL;
+	S_driver_argv(&drv, r, b->library, bytes, inst->digest_bits);
 
 	for (attempt = 0;; attempt++) {
 		char why[160];
@@ -1053,13 +1067,12 @@ int hb_write_sha256sums(const char *sysdir)
 static void S_empty_call(S_run *r)
 {
 	char *sources[] = { HB_NULL_SOURCE, NULL }, *none[] = { NULL }, *output = NULL;
-	char *argv[24], rounds[16], round_ms[16], warm[16], calls[16], cpu[16];
+	S_driver_cmd cmd;
 	hb_instance inst;
 	hb_build_result *b = NULL;
 	json_t *child, *t;
 	double cycles = 0, iterations = 0;
 	size_t i;
-	int n = 0;
 
 	memset(&inst, 0, sizeof(inst));
 	inst.name = "null";
@@ -1073,32 +1086,8 @@ static void S_empty_call(S_run *r)
 		S_note(r, "warning: the null instance did not build: %s", hb_error_last());
 		return;
 	}
-	snprintf(rounds, sizeof(rounds), "%d", r->prof->rounds);
-	snprintf(round_ms, sizeof(round_ms), "%u", r->prof->round_ms);
-	snprintf(warm, sizeof(warm), "%u", r->prof->warmup_ms);
-	snprintf(calls, sizeof(calls), "%u", r->prof->max_calls);
-	snprintf(cpu, sizeof(cpu), "%d", r->env->cpu);
-	argv[n++] = (char *)r->o->measure_exe;
-	argv[n++] = "--library";
-	argv[n++] = b->library;
-	argv[n++] = "--bytes";
-	argv[n++] = "32";
-	argv[n++] = "--digest-bits";
-	argv[n++] = "256";
-	argv[n++] = "--cpu";
-	argv[n++] = cpu;
-	argv[n++] = "--counter";
-	argv[n++] = (char *)hb_counter_name(&r->counter);
-	argv[n++] = "--rounds";
-	argv[n++] = rounds;
-	argv[n++] = "--round-ms";
-	argv[n++] = round_ms;
-	argv[n++] = "--warmup-ms";
-	argv[n++] = warm;
-	argv[n++] = "--max-calls";
-	argv[n++] = calls;
-	argv[n] = NULL;
-	if (hb_run_capture(&output, argv, 60) == 0 && output &&
+	S_driver_argv(&cmd, r, b->library, 32, 256);
+	if (hb_run_capture(&output, cmd.argv, 60) == 0 && output &&
 		(child = json_loads(output, JSON_DISABLE_EOF_CHECK, NULL)) != NULL) {
 		json_array_foreach(json_object_get(child, "trials"), i, t) {
 			cycles += (double)json_integer_value(json_object_get(t, "cycles"));

@@ -568,34 +568,36 @@ static void S_evidence_section(hg_arena *a, hg_node *body, const hg_system *s,
 const char *const hg_yard_names[HG_NYARD] = { "SM3 (reference)", "SM3 (OpenSSL)",
 	"SHA-256 (reference)", "SHA-256 (OpenSSL)" };
 
-/* cycles/byte of instance:impl at bytes among records, < 0 when absent or failed */
+/* cycles/byte of a record when it is instance:impl at bytes and measured, else < 0 */
+static double S_cpb_match(const hg_record *r, const char *instance, const char *impl,
+	unsigned long long bytes)
+{
+	hg_figures_t f;
+	if (r->message_bytes == bytes && strcmp(r->instance, instance) == 0 &&
+		strcmp(r->implementation, impl) == 0 && strcmp(r->status, "ok") == 0 &&
+		S_figures(&f, r) == 0)
+		return f.cycles_per_byte;
+	return -1;
+}
+
 static double S_cpb_of(const hg_record *recs, size_t n, const char *instance, const char *impl,
 	unsigned long long bytes)
 {
 	size_t i;
-	for (i = 0; i < n; i++) {
-		hg_figures_t f;
-		if (recs[i].message_bytes == bytes && strcmp(recs[i].instance, instance) == 0 &&
-			strcmp(recs[i].implementation, impl) == 0 && strcmp(recs[i].status, "ok") == 0 &&
-			S_figures(&f, &recs[i]) == 0)
-			return f.cycles_per_byte;
-	}
-	return -1;
+	double v = -1;
+	for (i = 0; i < n && v < 0; i++)
+		v = S_cpb_match(&recs[i], instance, impl, bytes);
+	return v;
 }
 
-/* cycles/byte of the instance and implementation of `like` at bytes, among sorted records */
 static double S_cpb_of_rec(hg_record **recs, size_t n, const hg_record *like,
 	unsigned long long bytes)
 {
 	size_t i;
-	for (i = 0; i < n; i++) {
-		hg_figures_t f;
-		if (recs[i]->message_bytes == bytes && strcmp(recs[i]->instance, like->instance) == 0 &&
-			strcmp(recs[i]->implementation, like->implementation) == 0 &&
-			strcmp(recs[i]->status, "ok") == 0 && S_figures(&f, recs[i]) == 0)
-			return f.cycles_per_byte;
-	}
-	return -1;
+	double v = -1;
+	for (i = 0; i < n && v < 0; i++)
+		v = S_cpb_match(recs[i], like->instance, like->implementation, bytes);
+	return v;
 }
 
 void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2)
