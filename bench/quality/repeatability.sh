@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# repeatability.sh — how far apart are two campaigns of the same code on the same machine?
+#
+# Runs two quick campaigns of the whole bundle back to back (systems rA and rB, --fresh, each in
+# its own data folder), then for every point (instance, implementation, message size) of at
+# least 1024 bytes measured in both, the relative difference of its cycles/byte
+# (Σcycles / Σiterations / bytes over the record's trials): |a - b| / min(a, b).
+#
+# Output: the number of points, the median and the largest relative difference in percent, and
+# the five worst points with both figures. The median is the typical run-to-run noise of a
+# published figure; the largest says how far one figure may move when the machine is measured
+# again. Points below 1024 bytes are left out: they are dominated by per-call overhead.
+#
+# Takes about a minute and a half (two quick campaigns). Environment: HASHBENCH (default
+# build/bin/hashbench), PROFILE (default quick; guide takes several minutes per campaign),
+# KEEP=1 keeps the temporary folder (both evidence trees and logs).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+PROFILE=${PROFILE:-quick}
+MIN_BYTES=1024
+
+quality_machine
+echo
+for sys in rA rB; do
+	echo "campaign $sys: $PROFILE profile, whole bundle"
+	quality_campaign "$TMP/$sys.log" --system "$sys" --profile "$PROFILE" --fresh \
+		--data "$TMP/$sys" --work "$TMP/work"
+done
+
+echo
+python3 - "$TMP" "$MIN_BYTES" <<'PY'
+import glob, json, os, statistics, sys
+
+tmp, min_bytes = sys.argv[1], int(sys.argv[2])
+
+def figures(system):
+    """(instance, implementation, bytes) -> cycles/byte of every ok record of one campaign."""
+    out = {}
+    for path in glob.glob(os.path.join(tmp, system, system, "records", "*", "*.json")):
+        r = json.load(open(path))
+        n = r["message_bytes"]
+        if r.get("status") != "ok" or n < min_bytes:
+            continue
+        t = r["trials"]
+        out[(r["instance"], r["implementation"], n)] = \
+            sum(x["cycles"] for x in t) / sum(x["iterations"] for x in t) / n
+    return out
+
+a, b = figures("rA"), figures("rB")
+common = sorted(set(a) & set(b))
+if not common:
+    sys.exit("repeatability.sh: no point of at least %d bytes measured in both campaigns" % min_bytes)
+for key in sorted(set(a) ^ set(b)):
+    print("left out (measured in one campaign only): %s %s %d B" % key)
+diff = {k: abs(a[k] - b[k]) / min(a[k], b[k]) for k in common}
+worst = sorted(common, key=lambda k: diff[k], reverse=True)
+w = worst[0]
+print(f"points: {len(common)} (instance, implementation, size >= {min_bytes} B, measured in both)")
+print(f"median relative difference: {100 * statistics.median(diff.values()):.2f} %")
+print(f"largest relative difference: {100 * diff[w]:.2f} % ({w[0]} {w[1]} {w[2]} B)")
+print()
+print("worst 5 points (cycles/byte):")
+print(f"{'instance':<10} {'implementation':<15} {'bytes':>6} {'rA':>10} {'rB':>10} {'difference':>11}")
+for k in worst[:5]:
+    print(f"{k[0]:<10} {k[1]:<15} {k[2]:>6} {a[k]:>10.3f} {b[k]:>10.3f} {100 * diff[k]:>9.2f} %")
+PY
+echo
+quality_disturbance
