@@ -222,6 +222,20 @@ static void S_hash_dir_headers(EVP_MD_CTX *ctx, const char *dir)
 	free(names);
 }
 
+char *hb_profiles_cc(const char *profiles_path)
+{
+	hb_buf conf;
+	char *cc = NULL;
+	if (!profiles_path)
+		profiles_path = HB_PROFILES_DEFAULT;
+	if (hb_file_read(&conf, profiles_path) != 0)
+		return NULL;
+	if (S_profile_get(&cc, (char *)conf.data, profiles_path, hb_arch(), "cc") != 0)
+		cc = NULL;
+	hb_buf_free(&conf);
+	return cc;
+}
+
 void hb_build_result_free(hb_build_result *res)
 {
 	if (!res)

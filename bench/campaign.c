@@ -387,35 +387,6 @@ static json_t *S_system_json(const S_run *r, const char *end)
 	return sys;
 }
 
-static char *S_profiles_cc(const hb_campaign_opts *o)
-{
-	/* the compiler that builds the libraries: "cc" of this architecture's profiles */
-	hb_buf conf;
-	char *cc = NULL, *line, *save = NULL;
-	int in = 0;
-	if (hb_file_read(&conf, o->profiles ? o->profiles : HB_PROFILES_DEFAULT) != 0)
-		return NULL;
-	for (line = strtok_r((char *)conf.data, "\n", &save); line && !cc;
-		line = strtok_r(NULL, "\n", &save)) {
-		char *l = line;
-		while (isspace((unsigned char)*l))
-			l++;
-		if (*l == '[')
-			in = strncmp(l + 1, hb_arch(), strlen(hb_arch())) == 0 &&
-				l[1 + strlen(hb_arch())] == ']';
-		else if (in && strncmp(l, "cc", 2) == 0 && strchr(l, '=')) {
-			char *v = strchr(l, '=') + 1;
-			while (isspace((unsigned char)*v))
-				v++;
-			cc = hb_strdup(v);
-			while (*cc && isspace((unsigned char)cc[strlen(cc) - 1]))
-				cc[strlen(cc) - 1] = 0;
-		}
-	}
-	hb_buf_free(&conf);
-	return cc;
-}
-
 /* What one read of the counter costs: the median of 1001 back-to-back pairs. */
 static unsigned long long S_counter_read_cost(const hb_counter *c)
 {
@@ -455,7 +426,7 @@ static int S_setup(S_run *r, const hb_campaign_opts *o)
 	r->counter_read_cycles = S_counter_read_cost(&r->counter);
 	r->empty_call_cycles = -1;
 	r->spread_limit = o->spread_limit_pct > 0 ? o->spread_limit_pct : 5.0;
-	cc = S_profiles_cc(o);
+	cc = hb_profiles_cc(o->profiles); /* NULL: the environment says "not available" */
 	if (hb_env_read(&r->env, o->env_root ? o->env_root : "/", cpu, cc, 1) != 0) {
 		free(cc);
 		return HB_ERROR;

@@ -135,6 +135,8 @@ int hb_build(hb_build_result **out, const hb_instance *inst, const char *profile
 	const char *work_dir);
 void hb_build_result_free(hb_build_result *res);
 const char *hb_arch(void); /* x86_64, aarch64, … */
+/* The compiler named by this architecture's profiles (caller frees), NULL when none is. */
+char *hb_profiles_cc(const char *profiles_path);
 
 /* ---- loading and calling an implementation (impl.c) ---- */
 

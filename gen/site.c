@@ -538,6 +538,40 @@ static void S_push(char ***v, size_t *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
+/* The folder --out names is replaced whole: only when it is missing, empty, or a site hashgen
+ * made (it has sitemap.xml and index.html), never a folder of something else. */
+static int S_out_replaceable(const char *out)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	int empty = 1;
+	char *a, *b;
+	int ok;
+
+	if (stat(out, &st) != 0)
+		return errno == ENOENT ? 0 : hg_error_set("%s: %s", out, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return hg_error_set("%s: not a folder: refusing to replace it with a site", out);
+	d = opendir(out);
+	if (!d)
+		return hg_error_set("%s: %s", out, strerror(errno));
+	while (empty && (de = readdir(d)) != NULL)
+		empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
+	closedir(d);
+	if (empty)
+		return 0;
+	a = hg_xprintf("%s/sitemap.xml", out);
+	b = hg_xprintf("%s/index.html", out);
+	ok = access(a, F_OK) == 0 && access(b, F_OK) == 0;
+	free(a);
+	free(b);
+	if (!ok)
+		return hg_error_set("%s: not a site hashgen made (no sitemap.xml and index.html): "
+			"refusing to replace it", out);
+	return 0;
+}
+
 /* Move the new site into place: the old one is renamed aside first and removed last. */
 static int S_swap(const char *tmp, const char *out)
 {
@@ -577,6 +611,8 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 
 	memset(stats, 0, sizeof(*stats));
 	memset(&c, 0, sizeof(c));
+	if (S_out_replaceable(o->out_dir) != 0)
+		return -1;
 	xmlInitParser();
 	json_object_seed(1); /* fixed seed: deterministic, and set before threads start */
 	if (hg_data_load(&d, o->data_dir) != 0)

@@ -560,3 +560,18 @@ Test(site, a_rebuild_reuses_unchanged_pages_and_equals_a_clean_build)
 	free(data);
 	free(out);
 }
+
+Test(site, out_that_is_not_a_site_is_never_replaced)
+{
+	char *out = hbt_tmpdir("notsite"), *keep = hb_path_join(out, "precious.txt"), *err = NULL, *want;
+	hbt_write(keep, "mine\n", 5);
+	cr_expect_neq(S_build(DATA, out, 0, &err), 0);
+	want = hb_sprintf("%s: not a site hashgen made (no sitemap.xml and index.html): refusing to "
+		"replace it", out);
+	cr_expect_str_eq(err, want);
+	cr_expect_eq(access(keep, F_OK), 0, "a file of the folder was lost");
+	free(want);
+	free(err);
+	free(keep);
+	free(out);
+}
