@@ -30,7 +30,6 @@ typedef struct {
 	unsigned sets;
 	long long bits;    /* --bits, -1 = whole input */
 	long length;       /* --length, 0 = DIGEST_BIT_LENGTH */
-	int all;
 	hb_campaign_opts run;
 	char **args;       /* positional arguments */
 	int nargs;
@@ -84,7 +83,6 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		{ "sets", required_argument, NULL, 'S' },
 		{ "bits", required_argument, NULL, 'b' },
 		{ "length", required_argument, NULL, 'l' },
-		{ "all", no_argument, NULL, 'a' },
 		{ "system", required_argument, NULL, 'Y' },
 		{ "profile", required_argument, NULL, 'P' },
 		{ "only", required_argument, NULL, 'O' },
@@ -118,7 +116,6 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		case 'w': o->work = optarg; break;
 		case 'p': o->profiles = optarg; break;
 		case 'o': o->out_dir = optarg; break;
-		case 'a': o->all = 1; break;
 		case 'Y': o->run.system = optarg; break;
 		case 'P': o->run.profile = optarg; break;
 		case 'O': o->run.only = optarg; break;
