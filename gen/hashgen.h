@@ -131,6 +131,7 @@ typedef struct {
 	int strict;
 	int jobs;              /* worker threads; 0: one per CPU */
 	const char *generator; /* footer text naming the generator; NULL: this version */
+	const char *base_url;  /* where the site is published, for sitemap.xml; NULL: relative */
 	FILE *warnings;        /* stderr */
 } hg_site_opts;
 

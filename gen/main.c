@@ -16,11 +16,12 @@ static const char S_usage[] =
 	"  --templates DIR  page skeleton, stylesheet and prose (default templates)\n"
 	"  --out DIR        the site (default site); replaced only when all of it was rendered\n"
 	"  --strict         an evidence file that does not match SHA256SUMS is an error\n"
-	"  --jobs N         worker threads (default: one per CPU)\n";
+	"  --jobs N         worker threads (default: one per CPU)\n"
+	"  --base-url URL   the site's public address, for absolute URLs in sitemap.xml\n";
 
 int main(int argc, char **argv)
 {
-	hg_site_opts o = { "data", "templates", "site", 0, 0, NULL, stderr };
+	hg_site_opts o = { "data", "templates", "site", 0, 0, NULL, NULL, stderr };
 	hg_site_stats st;
 	int i;
 
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (strcmp(a, "--data") && strcmp(a, "--templates") && strcmp(a, "--out") &&
-			strcmp(a, "--jobs")) {
+			strcmp(a, "--jobs") && strcmp(a, "--base-url")) {
 			fprintf(stderr, "hashgen: %s: unknown argument\n(hashgen --help for usage)\n", a);
 			return 2;
 		}
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
 			o.templates_dir = v;
 		else if (strcmp(a, "--out") == 0)
 			o.out_dir = v;
+		else if (strcmp(a, "--base-url") == 0)
+			o.base_url = v;
 		else {
 			char *end;
 			long n = strtol(v, &end, 10);

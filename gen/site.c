@@ -502,7 +502,7 @@ static int S_read_template(char **out, const char *dir, const char *name)
 	return rc;
 }
 
-static int S_sitemap(const char *tmp, char **pages, size_t n)
+static int S_sitemap(const char *tmp, const char *base, char **pages, size_t n)
 {
 	xmlDocPtr doc = xmlNewDoc((const xmlChar *)"1.0");
 	xmlNodePtr root = xmlNewNode(NULL, (const xmlChar *)"urlset");
@@ -516,7 +516,11 @@ static int S_sitemap(const char *tmp, char **pages, size_t n)
 	xmlDocSetRootElement(doc, root);
 	for (i = 0; i < n; i++) {
 		xmlNodePtr url = xmlNewChild(root, NULL, (const xmlChar *)"url", NULL);
-		xmlNewTextChild(url, NULL, (const xmlChar *)"loc", (const xmlChar *)pages[i]);
+		/* sitemaps want absolute URLs: given the site's address, they get them */
+		char *loc = base ? hg_xprintf("%s%s%s", base, base[strlen(base) - 1] == '/' ? "" : "/",
+			pages[i]) : hg_xstrdup(pages[i]);
+		xmlNewTextChild(url, NULL, (const xmlChar *)"loc", (const xmlChar *)loc);
+		free(loc);
 	}
 	xmlDocDumpFormatMemoryEnc(doc, &mem, &size, "UTF-8", 1);
 	xmlFreeDoc(doc);
@@ -613,6 +617,8 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 	memset(&c, 0, sizeof(c));
 	if (S_out_replaceable(o->out_dir) != 0)
 		return -1;
+	if (o->base_url && (strncmp(o->base_url, "https://", 8) && strncmp(o->base_url, "http://", 7)))
+		return hg_error_set("--base-url %s: expected an http:// or https:// address", o->base_url);
 	xmlInitParser();
 	json_object_seed(1); /* fixed seed: deterministic, and set before threads start */
 	if (hg_data_load(&d, o->data_dir) != 0)
@@ -797,7 +803,7 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 	if (hg_write_with_gz(page_path, css, strlen(css)) != 0)
 		goto out;
 	qsort(pages, npages, sizeof(char *), S_cmp);
-	if (S_sitemap(tmp, pages, npages) != 0)
+	if (S_sitemap(tmp, o->base_url, pages, npages) != 0)
 		goto out;
 	if (S_move_reused(&c) != 0 || S_swap(tmp, o->out_dir) != 0)
 		goto out;

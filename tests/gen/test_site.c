@@ -575,3 +575,31 @@ Test(site, out_that_is_not_a_site_is_never_replaced)
 	free(keep);
 	free(out);
 }
+
+Test(site, sitemap_lists_every_page_relative_or_under_the_base_url)
+{
+	char *out = hbt_tmpdir("sitemap"), *site = hb_path_join(out, "site"), *p, *xml;
+	hg_site_opts o;
+	hg_site_stats st;
+
+	memset(&o, 0, sizeof(o));
+	o.data_dir = DATA;
+	o.templates_dir = TEMPLATES;
+	o.out_dir = site;
+	o.generator = "hashgen (test)";
+	o.base_url = "https://bench.example.org/ngcc";
+	cr_assert_eq(hg_site_build(&st, &o), 0, "%s", hg_error_last());
+	p = hb_path_join(site, "sitemap.xml");
+	xml = S_read(p);
+	cr_expect(strstr(xml, "<loc>https://bench.example.org/ngcc/x86_1/hash-15.html</loc>") != NULL,
+		"%s", xml);
+	cr_expect(strstr(xml, "<loc>https://bench.example.org/ngcc/index.html</loc>") != NULL);
+	free(xml);
+	free(p);
+	o.base_url = "javascript:alert(1)";
+	cr_expect_neq(hg_site_build(&st, &o), 0);
+	cr_expect_str_eq(hg_error_last(), "--base-url javascript:alert(1): expected an http:// or "
+		"https:// address");
+	free(site);
+	free(out);
+}
