@@ -117,8 +117,14 @@ int hb_sandbox_run(int (*fn)(void *arg), void *arg, unsigned timeout_s)
 		return hb_error_set("fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+		size_t k;
 		int rc;
 		close(pipefd[0]);
+		/* a crash of the library must end this child with its signal, whatever handlers the
+		 * parent had (a sanitizer's, for one) */
+		for (k = 0; k < sizeof(fatal) / sizeof(fatal[0]); k++)
+			signal(fatal[k], SIG_DFL);
 		rc = fn(arg);
 		if (rc != 0) {
 			const char *m = hb_error_last();

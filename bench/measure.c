@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,14 @@ int main(int argc, char **argv)
 	int rc = 0;
 
 	S_parse(&a, argc, argv);
+	{
+		/* a crash of the library must end this process with its signal (a sanitizer's
+		 * handler, for one, would turn it into an exit status) */
+		static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+		size_t k;
+		for (k = 0; k < sizeof(fatal) / sizeof(fatal[0]); k++)
+			signal(fatal[k], SIG_DFL);
+	}
 	if (a.cpu >= 0) {
 		cpu_set_t set;
 		CPU_ZERO(&set);

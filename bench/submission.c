@@ -746,7 +746,8 @@ static int S_load_algorithm(hb_catalog *cat, hb_algorithm *alg, const char *dir)
 	if (alg->ninstances == 0)
 		S_warn(cat, hb_sprintf("%s: no header defining ALGORITHM_INSTANCE below %s",
 			alg->json_path, dir));
-	qsort(alg->instances, alg->ninstances, sizeof(hb_instance), S_cmp_instance);
+	if (alg->ninstances)
+		qsort(alg->instances, alg->ninstances, sizeof(hb_instance), S_cmp_instance);
 	for (i = 0; i < alg->ninstances; i++)
 		alg->instances[i].algorithm = alg;
 out:

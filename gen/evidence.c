@@ -224,12 +224,21 @@ static int S_list(char ***out, size_t *n, const char *dir, char kind, const char
 	return 0;
 }
 
+/* The calling thread's read buffer (S_read_at), freed by hg_evidence_release. */
+static _Thread_local char *buf;
+static _Thread_local size_t cap;
+
+void hg_evidence_release(void)
+{
+	free(buf);
+	buf = NULL;
+	cap = 0;
+}
+
 /* Read a file of a folder into a buffer of the calling thread (valid until its next call). */
 static int S_read_at(char **out, size_t *len, int dfd, const char *name, const char *shown,
 	struct stat *st)
 {
-	static _Thread_local char *buf;
-	static _Thread_local size_t cap;
 	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
 	size_t got = 0;
 	if (fd < 0)

@@ -121,6 +121,8 @@ const char *hg_system_sum(const hg_system *s, const char *rel);
 size_t hg_system_sum_lower(const hg_system *s, const char *key);
 int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const char *id);
 void hg_sysalg_clear(hg_sysalg *sa);
+/* Free what the loading thread keeps between calls (its read buffer). */
+void hg_evidence_release(void);
 /* Is href acceptable in a page: an http(s) URL, or a relative path that stays in the site? */
 int hg_href_ok(const char *href);
 

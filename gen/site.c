@@ -485,6 +485,7 @@ static void *S_worker(void *arg)
 			atomic_store(&c->failed, 1);
 		}
 	}
+	hg_evidence_release();
 	return NULL;
 }
 
