@@ -225,14 +225,14 @@ static int S_list(char ***out, size_t *n, const char *dir, char kind, const char
 }
 
 /* The calling thread's read buffer (S_read_at), freed by hg_evidence_release. */
-static _Thread_local char *buf;
-static _Thread_local size_t cap;
+static _Thread_local char *S_rbuf;
+static _Thread_local size_t S_rcap;
 
 void hg_evidence_release(void)
 {
-	free(buf);
-	buf = NULL;
-	cap = 0;
+	free(S_rbuf);
+	S_rbuf = NULL;
+	S_rcap = 0;
 }
 
 /* Read a file of a folder into a buffer of the calling thread (valid until its next call). */
@@ -249,16 +249,16 @@ static int S_read_at(char **out, size_t *len, int dfd, const char *name, const c
 	}
 	for (;;) {
 		ssize_t r;
-		if (cap - got < 4096) {
-			char *g = realloc(buf, cap ? 2 * cap : 65536);
+		if (S_rcap - got < 4096) {
+			char *g = realloc(S_rbuf, S_rcap ? 2 * S_rcap : 65536);
 			if (!g) {
 				close(fd);
 				return hg_error_set("%s: out of memory", shown);
 			}
-			buf = g;
-			cap = cap ? 2 * cap : 65536;
+			S_rbuf = g;
+			S_rcap = S_rcap ? 2 * S_rcap : 65536;
 		}
-		r = read(fd, buf + got, cap - got - 1);
+		r = read(fd, S_rbuf + got, S_rcap - got - 1);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -267,12 +267,12 @@ static int S_read_at(char **out, size_t *len, int dfd, const char *name, const c
 		}
 		got += (size_t)r;
 		/* a regular file gives all it has: a short read is its end (saves a read per file) */
-		if (r == 0 || (size_t)r < cap - (got - (size_t)r) - 1)
+		if (r == 0 || (size_t)r < S_rcap - (got - (size_t)r) - 1)
 			break;
 	}
 	close(fd);
-	buf[got] = 0;
-	*out = buf;
+	S_rbuf[got] = 0;
+	*out = S_rbuf;
 	*len = got;
 	return 0;
 }
