@@ -408,7 +408,7 @@ static int S_load_sums(hg_system *s)
 		}
 		line[64] = 0;
 		s->sums[s->nsums].path = hg_xstrdup(name);
-		s->sums[s->nsums].sha256 = hg_xstrdup(line);
+		memcpy(s->sums[s->nsums].sha256, line, 65);
 		s->nsums++;
 	}
 	free(text);
@@ -629,7 +629,6 @@ static void S_system_clear(hg_system *s)
 	S_strv_free(s->algorithms);
 	for (i = 0; i < s->nsums; i++) {
 		free(s->sums[i].path);
-		free(s->sums[i].sha256);
 	}
 	free(s->sums);
 }

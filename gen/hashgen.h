@@ -70,7 +70,8 @@ typedef struct {
 } hg_entry;
 
 typedef struct {
-	char *path, *sha256;
+	char *path;
+	char sha256[65];       /* inline: one allocation less per line of a large SHA256SUMS */
 } hg_sum;
 
 typedef struct {
