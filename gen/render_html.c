@@ -7,6 +7,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
+#include <libxml/xmlIO.h>
 
 #include "hashgen.h"
 #include "model.h"
@@ -179,7 +180,8 @@ int hg_render_html(char **out, size_t *len, const hg_page *page, const void *tem
 {
 	htmlDocPtr doc = xmlCopyDoc((xmlDocPtr)template, 1);
 	xmlNodePtr found[NMARKS] = { 0 };
-	xmlChar *mem = NULL;
+	const xmlChar *mem = NULL;
+	xmlOutputBufferPtr obuf;
 	char *href;
 	int size = 0, i;
 
@@ -200,18 +202,29 @@ int hg_render_html(char **out, size_t *len, const hg_page *page, const void *tem
 	free(href);
 	for (i = 0; i < NMARKS; i++)
 		xmlUnsetProp(found[i], X("data-hg"));
-	htmlDocDumpMemoryFormat(doc, &mem, &size, 0);
+	/* UTF-8 as the skeleton's meta says: the characters as they are, not named entities (a
+	 * document with an encoding keeps them; a buffer without an encoder copies them) */
+	if (!doc->encoding)
+		doc->encoding = xmlStrdup(X("UTF-8"));
+	obuf = xmlAllocOutputBuffer(NULL);
+	if (obuf)
+		htmlDocContentDumpFormatOutput(obuf, doc, "UTF-8", 0);
 	xmlFreeDoc(doc);
-	if (!mem)
+	if (!obuf || obuf->error) {
+		if (obuf)
+			xmlOutputBufferClose(obuf);
 		return hg_error_set("cannot serialise the page %s", page->title);
+	}
+	mem = xmlOutputBufferGetContent(obuf);
+	size = (int)xmlOutputBufferGetSize(obuf);
 	*out = malloc((size_t)size + 1);
 	if (!*out) {
-		xmlFree(mem);
+		xmlOutputBufferClose(obuf);
 		return hg_error_set("out of memory");
 	}
 	memcpy(*out, mem, (size_t)size);
 	(*out)[size] = 0;
 	*len = (size_t)size;
-	xmlFree(mem);
+	xmlOutputBufferClose(obuf);
 	return 0;
 }
