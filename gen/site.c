@@ -431,12 +431,31 @@ static int S_run_job(S_ctx *c, S_job *j)
 	return rc;
 }
 
+static const char *S_moved[] = { "%s/%s/%s.html", "%s/%s/%s.html.gz", "%s/%s/%s.md",
+	"%s/%s/%s.md.gz", "%s/data/%s/records/%s", "%s/data/%s/kat/%s" };
+
+/* Give the reused pages back to the previous site (the new one could not be put in place). */
+static void S_move_back(const S_ctx *c)
+{
+	size_t i, k;
+	for (i = 0; i < c->njobs; i++) {
+		const S_job *j = &c->jobs[i];
+		if (!j->reuse)
+			continue;
+		for (k = 0; k < 6; k++) {
+			char *from = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
+			char *to = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
+			rename(from, to);
+			free(from);
+			free(to);
+		}
+	}
+}
+
 /* Move the reused pages and evidence copies from the previous site into the new one; undone
  * when a move fails, so the previous site stays whole. */
 static int S_move_reused(const S_ctx *c)
 {
-	static const char *pages[] = { "%s/%s/%s.html", "%s/%s/%s.html.gz", "%s/%s/%s.md",
-		"%s/%s/%s.md.gz", "%s/data/%s/records/%s", "%s/data/%s/kat/%s" };
 	size_t i, k, done_i = 0, done_k = 0;
 	int rc = 0;
 
@@ -445,8 +464,8 @@ static int S_move_reused(const S_ctx *c)
 		if (!j->reuse)
 			continue;
 		for (k = 0; k < 6 && rc == 0; k++) {
-			char *from = hg_xprintf(pages[k], c->old, j->s->name, j->id);
-			char *to = hg_xprintf(pages[k], c->tmp, j->s->name, j->id);
+			char *from = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
+			char *to = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
 			if (rename(from, to) != 0 && !(errno == ENOENT && k >= 4)) {
 				rc = hg_error_set("%s: cannot move into the new site: %s", from, strerror(errno));
 				done_i = i;
@@ -463,8 +482,8 @@ static int S_move_reused(const S_ctx *c)
 		if (!j->reuse)
 			continue;
 		for (k = 0; k < (i == done_i ? done_k : 6); k++) {
-			char *from = hg_xprintf(pages[k], c->tmp, j->s->name, j->id);
-			char *to = hg_xprintf(pages[k], c->old, j->s->name, j->id);
+			char *from = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
+			char *to = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
 			rename(from, to);
 			free(from);
 			free(to);
@@ -806,8 +825,12 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 	qsort(pages, npages, sizeof(char *), S_cmp);
 	if (S_sitemap(tmp, o->base_url, pages, npages) != 0)
 		goto out;
-	if (S_move_reused(&c) != 0 || S_swap(tmp, o->out_dir) != 0)
+	if (S_move_reused(&c) != 0)
 		goto out;
+	if (S_swap(tmp, o->out_dir) != 0) {
+		S_move_back(&c); /* S_swap put the previous site back where it was */
+		goto out;
+	}
 	{
 		/* the rebuild cache, written last: a build that failed keeps the previous one */
 		size_t nf = 0, f = 0;
