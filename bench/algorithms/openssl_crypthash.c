@@ -9,10 +9,15 @@
 int CryptHash(int digest_len_bits, const unsigned char *msg, unsigned long long msg_len_bits,
 	unsigned char *digest)
 {
-	/* looked up once: the figures should time hashing, not the name lookup */
+	/* fetched once: the figures should time hashing, not the lookup (a name-looked-up digest
+	 * would be fetched from the provider again on every call) */
 	static const EVP_MD *md;
 	if (!md)
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+		md = EVP_MD_fetch(NULL, HB_EVP_NAME, NULL);
+#else
 		md = EVP_get_digestbyname(HB_EVP_NAME);
+#endif
 	if (!md || !digest || (!msg && msg_len_bits) || msg_len_bits % 8)
 		return 1;
 #if HB_EVP_XOF
