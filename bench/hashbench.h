@@ -178,6 +178,10 @@ typedef struct {
  * entries whose message is not a whole number of bytes (the generator still draws them). */
 int hb_kat_generate(const hb_impl *impl, const char *instance, int digest_bits,
 	hb_kat_set set, const char *path, int byte_aligned);
+/* The same in a child process with a time limit (0: generous defaults per set), loading the
+ * library there: a crash or hang of the library becomes an error. */
+int hb_kat_generate_file(const hb_instance *inst, const char *library, hb_kat_set set,
+	const char *path, unsigned time_limit_s);
 /* Compare two KAT texts entry by entry; 0 when equal, else HB_ERROR with the first
  * difference as the message ("Msg_Len = 9: Dst differs: expected …, got …"). */
 int hb_kat_compare(const char *expected, size_t expected_len, const char *got, size_t got_len,

@@ -475,6 +475,19 @@ static int S_gen_child(void *arg)
 	return rc;
 }
 
+static unsigned S_time_limit(hb_kat_set set)
+{
+	/* Generous: a slow reference implementation must not be called hung. */
+	return set == HB_KAT_2_33 ? 7200 : set == HB_KAT_LOOP ? 1800 : 600;
+}
+
+int hb_kat_generate_file(const hb_instance *inst, const char *library, hb_kat_set set,
+	const char *path, unsigned time_limit_s)
+{
+	S_gen_job job = { library, inst->name, inst->digest_bits, set, path, inst->kat_byte_aligned };
+	return hb_sandbox_run(S_gen_child, &job, time_limit_s ? time_limit_s : S_time_limit(set));
+}
+
 static void S_logf(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void S_logf(FILE *log, const char *fmt, ...)
 {
@@ -498,25 +511,18 @@ void hb_kat_report_clear(hb_kat_report *rep)
 	memset(rep, 0, sizeof(*rep));
 }
 
-static unsigned S_time_limit(hb_kat_set set)
-{
-	/* Generous: a slow reference implementation must not be called hung. */
-	return set == HB_KAT_2_33 ? 7200 : set == HB_KAT_LOOP ? 1800 : 600;
-}
 
 static int S_check_one(hb_kat_file_result *fr, const hb_instance *inst, const char *library,
 	hb_kat_set set, const char *work_dir, unsigned time_limit_s, FILE *log)
 {
-	S_gen_job job = { library, inst->name, inst->digest_bits, set, NULL, inst->kat_byte_aligned };
 	hb_buf got = { 0 }, exp = { 0 };
 	char *path = hb_path_join(work_dir, fr->name);
 	unsigned char md[32];
 	char norm[65];
 	int rc = 0;
 
-	job.path = path;
 	S_logf(log, "regenerating %s with %s\n", fr->name, library);
-	if (hb_sandbox_run(S_gen_child, &job, time_limit_s ? time_limit_s : S_time_limit(set)) != 0 ||
+	if (hb_kat_generate_file(inst, library, set, path, time_limit_s) != 0 ||
 		hb_file_read(&got, path) != 0) {
 		hb_error_prefix("KAT_%s: ", hb_kat_set_name(set));
 		fr->result = "ERROR";

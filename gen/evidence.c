@@ -927,7 +927,6 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 	for (i = 0; i < n && rc == 0; i++) {
 		char *rel = hg_xprintf("%s/%s/%s", kind, id, names[i]);
 		char *full = hg_xprintf("%s/%s", dir, names[i]), *text = NULL;
-		const char *listed = hg_system_sum(s, rel);
 		size_t len = 0, nl = strlen(names[i]);
 		hg_evfile *f;
 		S_ctx c = { full };
@@ -948,12 +947,7 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 		f->size = (unsigned long long)st.st_size;
 		f->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
 		hg_sha256_hex(f->sha256, text, len);
-		if (listed) {
-			snprintf(f->listed, sizeof(f->listed), "%s", listed);
-			f->state = strcmp(listed, f->sha256) == 0 ? HG_SUM_OK : HG_SUM_MISMATCH;
-		} else {
-			f->state = HG_SUM_UNLISTED;
-		}
+		hg_evfile_check(f, s);
 		if (nl > 5 && strcmp(names[i] + nl - 5, ".json") == 0) {
 			json_t *j = S_parse(&c, text, len);
 			if (!j) {
@@ -1008,12 +1002,50 @@ size_t hg_system_sum_lower(const hg_system *s, const char *key)
 	return lo;
 }
 
-int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const char *id)
+void hg_evfile_check(hg_evfile *f, const hg_system *s)
 {
-	const char *kinds[] = { "kat", "records" };
-	size_t i, k, nloaded;
+	const char *listed = hg_system_sum(s, f->file);
+	if (listed) {
+		memcpy(f->listed, listed, 65);
+		f->state = strcmp(listed, f->sha256) == 0 ? HG_SUM_OK : HG_SUM_MISMATCH;
+	} else {
+		f->listed[0] = 0;
+		f->state = HG_SUM_UNLISTED;
+	}
+}
+
+void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const char *id)
+{
+	static const char *kinds[] = { "kat", "records" };
+	size_t i, k, present = *n;
 	int t;
 
+	for (t = 0; t < 2; t++) {
+		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
+		size_t plen = strlen(prefix);
+		for (i = hg_system_sum_lower(s, prefix);
+			i < s->nsums && strncmp(s->sums[i].path, prefix, plen) == 0; i++) {
+			hg_evfile *f;
+			int seen = 0;
+			for (k = 0; k < present && !seen; k++)
+				seen = strcmp((*files)[k].file, s->sums[i].path) == 0;
+			if (seen)
+				continue;
+			*files = realloc(*files, (*n + 1) * sizeof(hg_evfile));
+			f = &(*files)[(*n)++];
+			memset(f, 0, sizeof(*f));
+			f->file = hg_xstrdup(s->sums[i].path);
+			memcpy(f->listed, s->sums[i].sha256, 65);
+			f->state = HG_SUM_MISSING;
+		}
+		free(prefix);
+	}
+	if (*n)
+		qsort(*files, *n, sizeof(hg_evfile), S_cmp_file);
+}
+
+int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const char *id)
+{
 	memset(out, 0, sizeof(*out));
 	out->dir_fd[0] = out->dir_fd[1] = -1;
 	if (S_load_folder(out, d, s, id, "kat", 0) != 0 ||
@@ -1021,31 +1053,6 @@ int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const c
 		hg_sysalg_clear(out);
 		return -1;
 	}
-	/* files SHA256SUMS lists for this algorithm that are not there (loaded files are sorted
-	 * within each folder, so both lists are walked in step) */
-	nloaded = out->nfiles;
-	for (t = 0; t < 2; t++) {
-		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
-		size_t plen = strlen(prefix);
-		for (i = hg_system_sum_lower(s, prefix); i < s->nsums && strncmp(s->sums[i].path, prefix, plen) == 0;
-			i++) {
-			const char *p = s->sums[i].path;
-			int seen = 0;
-			for (k = 0; k < nloaded && !seen; k++)
-				seen = strcmp(out->files[k].file, p) == 0;
-			if (!seen) {
-				hg_evfile *f;
-				out->files = realloc(out->files, (out->nfiles + 1) * sizeof(hg_evfile));
-				f = &out->files[out->nfiles++];
-				memset(f, 0, sizeof(*f));
-				f->file = hg_xstrdup(p);
-				snprintf(f->listed, sizeof(f->listed), "%s", s->sums[i].sha256);
-				f->state = HG_SUM_MISSING;
-			}
-		}
-		free(prefix);
-	}
-	if (out->nfiles)
-		qsort(out->files, out->nfiles, sizeof(hg_evfile), S_cmp_file);
+	hg_evidence_missing(&out->files, &out->nfiles, s, id);
 	return 0;
 }

@@ -122,6 +122,11 @@ const char *hg_system_sum(const hg_system *s, const char *rel);
 size_t hg_system_sum_lower(const hg_system *s, const char *key);
 int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const char *id);
 void hg_sysalg_clear(hg_sysalg *sa);
+/* Set f's SHA256SUMS line and state from its path and SHA-256. */
+void hg_evfile_check(hg_evfile *f, const hg_system *s);
+/* Append the files SHA256SUMS lists for the algorithm that are not among *files (state
+ * HG_SUM_MISSING), then sort *files by path. */
+void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const char *id);
 /* Free what the loading thread keeps between calls (its read buffer). */
 void hg_evidence_release(void);
 /* Is href acceptable in a page: an http(s) URL, or a relative path that stays in the site? */

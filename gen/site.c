@@ -220,11 +220,6 @@ static void S_key(char out[65], const S_ctx *c, const hg_system *s, const char *
 	out[64] = 0;
 }
 
-static int S_cmp_evfile(const void *a, const void *b)
-{
-	return strcmp(((const hg_evfile *)a)->file, ((const hg_evfile *)b)->file);
-}
-
 /* Warnings about files that do not match SHA256SUMS, the same for a reused and a new page. */
 static int S_file_warnings(const S_ctx *c, S_job *j, const hg_evfile *files, size_t n)
 {
@@ -242,110 +237,7 @@ static int S_file_warnings(const S_ctx *c, S_job *j, const hg_evfile *files, siz
 	return 0;
 }
 
-/* What the cache keeps of this page's files. */
-static void S_remember(S_job *j, const hg_evfile *files, size_t n, const S_scanned *sc, size_t nsc)
-{
-	size_t i, k;
-	j->files = calloc(n + 1, sizeof(hg_cfile));
-	for (i = 0; i < n; i++) {
-		if (files[i].state == HG_SUM_MISSING)
-			continue;
-		for (k = 0; k < nsc && strcmp(sc[k].rel, files[i].file) != 0; k++)
-			;
-		if (k == nsc)
-			continue;
-		j->files[j->nfiles].path = hg_xprintf("%s/%s", j->s->name, files[i].file);
-		j->files[j->nfiles].ino = (unsigned long long)sc[k].st.st_ino;
-		j->files[j->nfiles].size = (unsigned long long)sc[k].st.st_size;
-		j->files[j->nfiles].mtime_ns = (long long)sc[k].st.st_mtim.tv_sec * 1000000000LL +
-			sc[k].st.st_mtim.tv_nsec;
-		memcpy(j->files[j->nfiles].sha256, files[i].sha256, 65);
-		j->nfiles++;
-	}
-}
-
-/* Can the previous site's page be kept? Hashes only the files whose stat changed. */
-static int S_try_reuse(S_ctx *c, S_job *j, const S_scanned *sc, size_t nsc)
-{
-	const hg_cpage *cp = hg_cache_page(&c->cache, j->s->name, j->id);
-	hg_evfile *files;
-	size_t n = 0, i, plen;
-	char *page;
-	int t, ok;
-
-	if (!cp)
-		return 0;
-	page = hg_xprintf("%s/%s/%s.html", c->old, j->s->name, j->id);
-	ok = access(page, F_OK) == 0;
-	free(page);
-	if (!ok)
-		return 0;
-	files = calloc(nsc + 1, sizeof(hg_evfile));
-	for (i = 0; i < nsc; i++) {
-		char *path = hg_xprintf("%s/%s", j->s->name, sc[i].rel);
-		const hg_cfile *cf = hg_cache_file(&c->cache, path);
-		const char *listed = hg_system_sum(j->s, sc[i].rel);
-		hg_evfile *f = &files[n++];
-		free(path);
-		f->file = sc[i].rel;
-		if (cf && cf->ino == (unsigned long long)sc[i].st.st_ino &&
-			cf->size == (unsigned long long)sc[i].st.st_size &&
-			cf->mtime_ns == (long long)sc[i].st.st_mtim.tv_sec * 1000000000LL +
-				sc[i].st.st_mtim.tv_nsec) {
-			memcpy(f->sha256, cf->sha256, 65);
-		} else {
-			char *full = hg_xprintf("%s/%s", j->s->dir, sc[i].rel), *text;
-			size_t len;
-			int r = hg_read_file(&text, &len, full);
-			free(full);
-			if (r != 0) {
-				free(files);
-				return 0;
-			}
-			hg_sha256_hex(f->sha256, text, len);
-			free(text);
-		}
-		if (listed) {
-			memcpy(f->listed, listed, 65);
-			f->state = strcmp(listed, f->sha256) == 0 ? HG_SUM_OK : HG_SUM_MISMATCH;
-		} else {
-			f->state = HG_SUM_UNLISTED;
-		}
-	}
-	for (t = 0; t < 2; t++) {
-		char *prefix = hg_xprintf("%s/%s/", t ? "records" : "kat", j->id);
-		plen = strlen(prefix);
-		for (i = hg_system_sum_lower(j->s, prefix);
-			i < j->s->nsums && strncmp(j->s->sums[i].path, prefix, plen) == 0; i++) {
-			size_t k;
-			int seen = 0;
-			for (k = 0; k < nsc && !seen; k++)
-				seen = strcmp(sc[k].rel, j->s->sums[i].path) == 0;
-			if (!seen) {
-				files = realloc(files, (n + 1) * sizeof(hg_evfile));
-				memset(&files[n], 0, sizeof(hg_evfile));
-				files[n].file = j->s->sums[i].path;
-				memcpy(files[n].listed, j->s->sums[i].sha256, 65);
-				files[n].state = HG_SUM_MISSING;
-				n++;
-			}
-		}
-		free(prefix);
-	}
-	qsort(files, n, sizeof(hg_evfile), S_cmp_evfile);
-	S_key(j->key, c, j->s, j->id, files, n);
-	ok = strcmp(j->key, cp->key) == 0;
-	if (ok) {
-		j->reuse = 1;
-		j->headline = cp->headline;
-		S_remember(j, files, n, sc, nsc);
-		ok = S_file_warnings(c, j, files, n) == 0 ? 1 : -1;
-	}
-	free(files);
-	return ok;
-}
-
-/* What the cache keeps of the files of a page that was rendered again. */
+/* What the cache keeps of a page's files. */
 static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
 {
 	size_t i;
@@ -361,6 +253,65 @@ static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
 		j->nfiles++;
 	}
 }
+
+/* Can the previous site's page be kept? Hashes only the files whose stat changed. */
+static int S_try_reuse(S_ctx *c, S_job *j, const S_scanned *sc, size_t nsc)
+{
+	const hg_cpage *cp = hg_cache_page(&c->cache, j->s->name, j->id);
+	hg_evfile *files;
+	size_t n = 0, i;
+	char *page;
+	int ok;
+
+	if (!cp)
+		return 0;
+	page = hg_xprintf("%s/%s/%s.html", c->old, j->s->name, j->id);
+	ok = access(page, F_OK) == 0;
+	free(page);
+	if (!ok)
+		return 0;
+	files = calloc(nsc + 1, sizeof(hg_evfile));
+	for (ok = 1, i = 0; i < nsc && ok; i++) {
+		char *path = hg_xprintf("%s/%s", j->s->name, sc[i].rel);
+		const hg_cfile *cf = hg_cache_file(&c->cache, path);
+		hg_evfile *f = &files[n++];
+		free(path);
+		f->file = hg_xstrdup(sc[i].rel);
+		f->ino = (unsigned long long)sc[i].st.st_ino;
+		f->size = (unsigned long long)sc[i].st.st_size;
+		f->mtime_ns = (long long)sc[i].st.st_mtim.tv_sec * 1000000000LL + sc[i].st.st_mtim.tv_nsec;
+		if (cf && cf->ino == f->ino && cf->size == f->size && cf->mtime_ns == f->mtime_ns) {
+			memcpy(f->sha256, cf->sha256, 65);
+		} else {
+			/* changed since the last build: hash it again */
+			char *full = hg_xprintf("%s/%s", j->s->dir, sc[i].rel), *text;
+			size_t len;
+			ok = hg_read_file(&text, &len, full) == 0;
+			free(full);
+			if (ok) {
+				hg_sha256_hex(f->sha256, text, len);
+				free(text);
+			}
+		}
+		hg_evfile_check(f, j->s);
+	}
+	if (ok) {
+		hg_evidence_missing(&files, &n, j->s, j->id);
+		S_key(j->key, c, j->s, j->id, files, n);
+		ok = strcmp(j->key, cp->key) == 0;
+	}
+	if (ok) {
+		j->reuse = 1;
+		j->headline = cp->headline;
+		S_remember_loaded(j, files, n);
+		ok = S_file_warnings(c, j, files, n) == 0 ? 1 : -1;
+	}
+	for (i = 0; i < n; i++)
+		free(files[i].file);
+	free(files);
+	return ok;
+}
+
 
 /* The copies of a page's evidence: hard links made through directory descriptors (no path
  * walks), the bytes where the file system refuses links. */
