@@ -145,7 +145,6 @@ typedef struct hb_impl hb_impl;
 
 int hb_impl_open(hb_impl **out, const char *library);
 void hb_impl_close(hb_impl *impl);
-hb_crypthash_fn hb_impl_fn(const hb_impl *impl);
 /* Call CryptHash with guard bytes around the output; fails on a non-zero return or
  * on a write past the ceil(digest_bits/8) bytes. out must hold that many bytes. */
 int hb_impl_hash(const hb_impl *impl, int digest_bits, const unsigned char *msg,

@@ -59,11 +59,6 @@ void hb_impl_close(hb_impl *impl)
 	free(impl);
 }
 
-hb_crypthash_fn hb_impl_fn(const hb_impl *impl)
-{
-	return impl->fn;
-}
-
 int hb_impl_hash(const hb_impl *impl, int digest_bits, const unsigned char *msg,
 	unsigned long long msg_bits, unsigned char *out)
 {
