@@ -8,7 +8,7 @@
 #include "cache.h"
 #include "hashgen.h"
 
-#define MAGIC "hashgen-cache 1"
+#define MAGIC "hashgen-cache 2"
 
 static int S_cmp_file(const void *a, const void *b)
 {
@@ -20,6 +20,107 @@ static int S_cmp_page(const void *a, const void *b)
 	const hg_cpage *x = a, *y = b;
 	int c = strcmp(x->system, y->system);
 	return c ? c : strcmp(x->id, y->id);
+}
+
+/* Strings of a row: tab, newline, carriage return and % percent-encoded; NULL is "-" (a real
+ * "-" is "%2D"). */
+static void S_put_str(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("\t-", f);
+		return;
+	}
+	fputc('\t', f);
+	if (strcmp(s, "-") == 0) {
+		fputs("%2D", f);
+		return;
+	}
+	for (; *s; s++) {
+		if (*s == '\t' || *s == '\n' || *s == '\r' || *s == '%')
+			fprintf(f, "%%%02X", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+}
+
+static char *S_get_str(const char *s)
+{
+	char *out, *o;
+	if (strcmp(s, "-") == 0)
+		return NULL;
+	out = o = hg_xstrdup(s);
+	for (; *s; s++) {
+		unsigned v;
+		if (*s == '%' && sscanf(s + 1, "%2x", &v) == 1) {
+			*o++ = (char)v;
+			s += 2;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = 0;
+	return out;
+}
+
+static void S_put_fig(FILE *f, const hg_fig *r)
+{
+	fputc('R', f);
+	S_put_str(f, r->instance);
+	S_put_str(f, r->implementation);
+	S_put_str(f, r->status);
+	S_put_str(f, r->kat);
+	S_put_str(f, r->record);
+	S_put_str(f, r->record_sha256[0] ? r->record_sha256 : NULL);
+	fprintf(f, "\t%llu\t%lld\t%d\t%.17g\t%.17g\t%.17g\t%.17g\t%llu\t%zu\t%.17g\t%.17g\t%d\t%d"
+		"\t%lld\t%lld\t%lld\n", r->message_bytes, r->output_bytes, r->ok, r->mean_cycles,
+		r->cycles_per_byte, r->mean_ns, r->mb_per_s, r->calls, r->rounds, r->median_cycles,
+		r->spread_pct, r->unstable, r->disturbed, r->static_bytes, r->baseline_rss_kib,
+		r->peak_rss_kib);
+}
+
+/* One R line into the page's rows; 0 when the line is whole. */
+static int S_get_fig(hg_cpage *p, char *line)
+{
+	char *field[23], *rest = line + 1, *t;
+	int n = 0;
+	hg_fig *r;
+	if (*rest++ != '\t')
+		return -1;
+	while ((t = strsep(&rest, "\t")) != NULL && n < 23)
+		field[n++] = t; /* strsep keeps empty fields (an empty string) */
+	if (n != 22)
+		return -1;
+	p->figs = realloc(p->figs, (p->nfigs + 1) * sizeof(hg_fig));
+	r = &p->figs[p->nfigs++];
+	memset(r, 0, sizeof(*r));
+	r->system = hg_xstrdup(p->system);
+	r->algorithm = hg_xstrdup(p->id);
+	r->instance = S_get_str(field[0]);
+	r->implementation = S_get_str(field[1]);
+	r->status = S_get_str(field[2]);
+	r->kat = S_get_str(field[3]);
+	r->record = S_get_str(field[4]);
+	if (strlen(field[5]) == 64)
+		memcpy(r->record_sha256, field[5], 65);
+	r->message_bytes = strtoull(field[6], NULL, 10);
+	r->output_bytes = strtoll(field[7], NULL, 10);
+	r->ok = atoi(field[8]);
+	r->mean_cycles = strtod(field[9], NULL);
+	r->cycles_per_byte = strtod(field[10], NULL);
+	r->mean_ns = strtod(field[11], NULL);
+	r->mb_per_s = strtod(field[12], NULL);
+	r->calls = strtoull(field[13], NULL, 10);
+	r->rounds = (size_t)strtoull(field[14], NULL, 10);
+	r->median_cycles = strtod(field[15], NULL);
+	r->spread_pct = strtod(field[16], NULL);
+	r->unstable = atoi(field[17]);
+	r->disturbed = atoi(field[18]);
+	r->static_bytes = strtoll(field[19], NULL, 10);
+	r->baseline_rss_kib = strtoll(field[20], NULL, 10);
+	r->peak_rss_kib = strtoll(field[21], NULL, 10);
+	if (!r->instance || !r->implementation || !r->status || !r->record)
+		return -1;
+	return 0;
 }
 
 void hg_cache_load(hg_cache *c, const char *path)
@@ -36,7 +137,7 @@ void hg_cache_load(hg_cache *c, const char *path)
 		return;
 	}
 	while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
-		char a[4096], b[4096], sha[65];
+		char a[4096], b[4096], sha[65], own[65];
 		unsigned long long ino, size;
 		long long mtime;
 		double headline;
@@ -52,15 +153,24 @@ void hg_cache_load(hg_cache *c, const char *path)
 			c->files[c->nfiles].mtime_ns = mtime;
 			memcpy(c->files[c->nfiles].sha256, sha, 65);
 			c->nfiles++;
-		} else if (line[0] == 'P' && sscanf(line, "P %4095s %4095s %64s %lg", a, b, sha,
-				&headline) == 4) {
+		} else if (line[0] == 'R' && c->npages) {
+			if (S_get_fig(&c->pages[c->npages - 1], line) != 0) {
+				/* damaged: forget it all, the build is then a clean one */
+				free(text);
+				hg_cache_clear(c);
+				return;
+			}
+		} else if (line[0] == 'P' && sscanf(line, "P %4095s %4095s %64s %64s %lg", a, b, sha,
+				own, &headline) == 5) {
 			if (c->npages == pcap) {
 				pcap = pcap ? 2 * pcap : 256;
 				c->pages = realloc(c->pages, pcap * sizeof(hg_cpage));
 			}
+			memset(&c->pages[c->npages], 0, sizeof(hg_cpage));
 			c->pages[c->npages].system = hg_xstrdup(a);
 			c->pages[c->npages].id = hg_xstrdup(b);
 			memcpy(c->pages[c->npages].key, sha, 65);
+			memcpy(c->pages[c->npages].own, own, 65);
 			c->pages[c->npages].headline = headline;
 			c->npages++;
 		}
@@ -81,6 +191,7 @@ void hg_cache_clear(hg_cache *c)
 	for (i = 0; i < c->npages; i++) {
 		free(c->pages[i].system);
 		free(c->pages[i].id);
+		hg_figs_free(c->pages[i].figs, c->pages[i].nfigs);
 	}
 	free(c->files);
 	free(c->pages);
@@ -119,9 +230,13 @@ int hg_cache_save(const char *path, hg_cfile *files, size_t nfiles, hg_cpage *pa
 	if (npages)
 		qsort(pages, npages, sizeof(hg_cpage), S_cmp_page);
 	fprintf(f, "%s\n", MAGIC);
-	for (i = 0; i < npages; i++)
-		fprintf(f, "P %s %s %s %.17g\n", pages[i].system, pages[i].id, pages[i].key,
-			pages[i].headline);
+	for (i = 0; i < npages; i++) {
+		size_t k;
+		fprintf(f, "P %s %s %s %s %.17g\n", pages[i].system, pages[i].id, pages[i].key,
+			pages[i].own, pages[i].headline);
+		for (k = 0; k < pages[i].nfigs; k++)
+			S_put_fig(f, &pages[i].figs[k]);
+	}
 	for (i = 0; i < nfiles; i++)
 		fprintf(f, "F %s %llu %llu %lld %s\n", files[i].path, files[i].ino, files[i].size,
 			files[i].mtime_ns, files[i].sha256);

@@ -1,11 +1,14 @@
 /* cache.h — what the previous build of a site knew: per evidence file its stat and SHA-256, per
- * algorithm page the digest of everything it was rendered from. Kept beside the site
+ * algorithm page the digest of everything it was rendered from and the figures of its records
+ * (so that the comparison pages and downloads need not read unchanged records again). Kept beside the site
  * ("<out>.hashgen-cache"), never in it, so a rebuild reuses unchanged pages and stays
  * byte-identical to a clean build. */
 #ifndef HG_CACHE_H
 #define HG_CACHE_H
 
 #include <stddef.h>
+
+#include "hashgen.h"
 
 typedef struct {
 	char *path;                /* "<system>/<relative path>" */
@@ -16,8 +19,11 @@ typedef struct {
 
 typedef struct {
 	char *system, *id;
-	char key[65];
+	char key[65];              /* everything the page shows */
+	char own[65];              /* the page's own inputs: its evidence, system and catalog entry */
 	double headline;
+	hg_fig *figs;              /* the rows of its records (figures.c) */
+	size_t nfigs;
 } hg_cpage;
 
 typedef struct {

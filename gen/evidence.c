@@ -756,7 +756,8 @@ static int S_record(hg_record *r, const S_ctx *c, json_t *j, const hg_system *s,
 		S_str(&r->operation, c, j, "", "operation", 1) ||
 		S_int(&bytes, c, j, "", "message_bytes", 1) ||
 		S_str(&r->status, c, j, "", "status", 0) || S_str(&r->detail, c, j, "", "detail", 0) ||
-		S_str(&r->kat, c, j, "", "kat", 0))
+		S_str(&r->kat, c, j, "", "kat", 0) ||
+		S_int(&r->output_bytes, c, j, "", "output_bytes", 0))
 		goto out;
 	if (bytes == 0) {
 		S_bad(c, "message_bytes", "0-byte records are refused (no cycles per byte)");

@@ -32,6 +32,7 @@ typedef struct {
 	char *file;            /* relative to the system folder */
 	char *instance, *implementation, *operation, *status, *detail, *kat, *flags;
 	unsigned long long message_bytes;
+	long long output_bytes;  /* the digest's length; -1: not recorded */
 	hg_trial *trials;
 	size_t ntrials;
 	long long static_bytes, baseline_rss_kib, peak_rss_kib; /* -1: not recorded */
@@ -132,6 +133,41 @@ void hg_evidence_release(void);
 /* Is href acceptable in a page: an http(s) URL, or a relative path that stays in the site? */
 int hg_href_ok(const char *href);
 
+/* ---- the figures of every timed record (figures.c) ---- */
+
+/* The message sizes of the guide (S1–S8), the x axis of the charts. */
+#define HG_NSIZES 8
+extern const unsigned long long hg_sizes[HG_NSIZES];
+int hg_size_index(unsigned long long bytes); /* -1: not a guide size */
+
+/* One timed record as a row of the downloads, the comparison pages and the charts: its raw
+ * figures at full precision (the pages round them; the downloads do not). */
+typedef struct {
+	char *system, *algorithm, *instance, *implementation, *status;
+	char *kat;               /* the record's KAT result, else its library's; NULL: none */
+	char *record;            /* the record's copy in the site: data/<system>/records/<id>/… */
+	char record_sha256[65];
+	unsigned long long message_bytes;
+	long long output_bytes;  /* -1: not recorded */
+	int ok;                  /* status ok and the rounds give figures; else the figures are 0 */
+	double mean_cycles, cycles_per_byte, mean_ns, mb_per_s;
+	unsigned long long calls;
+	size_t rounds;
+	double median_cycles, spread_pct; /* < 0: no single-call samples */
+	int unstable, disturbed;
+	long long static_bytes, baseline_rss_kib, peak_rss_kib; /* -1: not recorded */
+} hg_fig;
+
+/* The rows of an algorithm's records on a system, in the order of its page. */
+int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, const char *id,
+	const hg_sysalg *sa);
+void hg_figs_free(hg_fig *figs, size_t n);
+/* Deep copy of one row into *out. */
+void hg_fig_copy(hg_fig *out, const hg_fig *in);
+void hg_fig_clear(hg_fig *f);
+/* Is the instance extendable-output (its name says XOF or SHAKE)? */
+int hg_fig_xof(const hg_fig *f);
+
 /* ---- the site (site.c) ---- */
 
 typedef struct {
@@ -141,6 +177,7 @@ typedef struct {
 	const char *generator; /* footer text naming the generator; NULL: this version */
 	const char *base_url;  /* where the site is published, for sitemap.xml; NULL: relative */
 	FILE *warnings;        /* stderr */
+	int render_only;       /* render into out_dir, which must not exist: no cache, no swap */
 } hg_site_opts;
 
 typedef struct {
@@ -148,5 +185,15 @@ typedef struct {
 } hg_site_stats;
 
 int hg_site_build(hg_site_stats *out, const hg_site_opts *o);
+
+/* ---- checking a published site (check.c) ---- */
+
+/* Render the site of o (data_dir, templates_dir, generator, base_url...) into a temporary folder
+ * and compare it with o->out_dir byte for byte, then verify every evidence copy under
+ * o->out_dir/data/<system>/ against that folder's SHA256SUMS. Writes one line per problem to
+ * report, sorted by path ("hashgen: site/x86_1/sha2.html differs"), or one line saying the site
+ * matches; *out gets the number of problems. o->out_dir is never modified and the temporary
+ * folder is always removed. 0 when the check ran, whatever it found; -1 when it could not. */
+int hg_site_check(size_t *out, const hg_site_opts *o, FILE *report);
 
 #endif

@@ -11,19 +11,23 @@
 #endif
 
 static const char S_usage[] =
-	"usage: hashgen [--data DIR] [--templates DIR] [--out DIR] [--strict] [--jobs N]\n"
+	"usage: hashgen [--data DIR] [--templates DIR] [--out DIR] [--strict] [--jobs N] [--check]\n"
 	"  --data DIR       evidence of every system (default data)\n"
 	"  --templates DIR  page skeleton, stylesheet and prose (default templates)\n"
 	"  --out DIR        the site (default site); replaced only when all of it was rendered\n"
 	"  --strict         an evidence file that does not match SHA256SUMS is an error\n"
 	"  --jobs N         worker threads (default: one per CPU)\n"
-	"  --base-url URL   the site's public address, for absolute URLs in sitemap.xml\n";
+	"  --base-url URL   the site's public address, for absolute URLs in sitemap.xml\n"
+	"  --check          change nothing: render the site afresh and compare it with --out byte for\n"
+	"                   byte, and check --out's evidence copies against their SHA256SUMS; a line\n"
+	"                   per problem on stdout, exit 0 when the site matches, 1 when not\n";
 
 int main(int argc, char **argv)
 {
-	hg_site_opts o = { "data", "templates", "site", 0, 0, NULL, NULL, stderr };
+	hg_site_opts o = { "data", "templates", "site", 0, 0, NULL, NULL, stderr, 0 };
 	hg_site_stats st;
-	int i;
+	size_t problems;
+	int i, check = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -37,6 +41,10 @@ int main(int argc, char **argv)
 		}
 		if (strcmp(a, "--strict") == 0) {
 			o.strict = 1;
+			continue;
+		}
+		if (strcmp(a, "--check") == 0) {
+			check = 1;
 			continue;
 		}
 		if (strcmp(a, "--data") && strcmp(a, "--templates") && strcmp(a, "--out") &&
@@ -66,6 +74,13 @@ int main(int argc, char **argv)
 			}
 			o.jobs = (int)n;
 		}
+	}
+	if (check) {
+		if (hg_site_check(&problems, &o, stdout) != 0) {
+			fprintf(stderr, "hashgen: %s\n", hg_error_last());
+			return 1;
+		}
+		return problems ? 1 : 0;
 	}
 	if (hg_site_build(&st, &o) != 0) {
 		fprintf(stderr, "hashgen: %s\n", hg_error_last());

@@ -155,6 +155,16 @@ hg_node *hg_add_code(hg_arena *a, hg_node *parent, const char *text)
 	return n;
 }
 
+hg_node *hg_add_image(hg_arena *a, hg_node *parent, const char *src, const char *alt,
+	const char *cls)
+{
+	hg_node *n = hg_add(a, parent, HG_IMAGE);
+	n->text = hg_strdup(a, src);
+	n->title = hg_strdup(a, alt ? alt : "");
+	n->cls = cls;
+	return n;
+}
+
 hg_node *hg_add_link(hg_arena *a, hg_node *parent, const char *href, const char *text,
 	const char *title)
 {

@@ -22,7 +22,8 @@ typedef enum {
 	HG_EMPH,
 	HG_STRONG,
 	HG_SPAN,     /* cls only matters in HTML; "warning" is marked in Markdown too */
-	HG_BREAK     /* line break */
+	HG_BREAK,    /* line break */
+	HG_IMAGE     /* text = src, title = alternative text; cls "chart" for the SVG charts */
 } hg_node_type;
 
 typedef struct hg_node {
@@ -63,6 +64,8 @@ hg_node *hg_add_code(hg_arena *a, hg_node *parent, const char *text);
 hg_node *hg_add_link(hg_arena *a, hg_node *parent, const char *href, const char *text,
 	const char *title);
 hg_node *hg_add_heading(hg_arena *a, hg_node *parent, int level, const char *text);
+hg_node *hg_add_image(hg_arena *a, hg_node *parent, const char *src, const char *alt,
+	const char *cls);
 /* A cell holding plain text; numeric cells are right-aligned in HTML. */
 hg_node *hg_add_cell(hg_arena *a, hg_node *row, const char *text, int numeric);
 

@@ -2,11 +2,12 @@
  * reference reports, the site index, each system's index and method page. Every figure is
  * computed here from the raw trials; formats come from format.c. */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "format.h"
-#include "pages.h"
 
 #define FMT 128
 
@@ -119,6 +120,21 @@ static int S_cmp_rec(const void *x, const void *y)
 	return a->message_bytes < b->message_bytes ? -1 : a->message_bytes > b->message_bytes;
 }
 
+hg_record **hg_records_sorted(const hg_sysalg *sa, const hg_entry *e)
+{
+	hg_record **recs = malloc((sa->nrecords + 1) * sizeof(*recs));
+	size_t i;
+	if (!recs) {
+		fprintf(stderr, "hashgen: out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < sa->nrecords; i++)
+		recs[i] = &sa->records[i];
+	S_sort_entry = e;
+	qsort(recs, sa->nrecords, sizeof(*recs), S_cmp_rec);
+	return recs;
+}
+
 static int S_cmp_kat(const void *x, const void *y)
 {
 	const hg_kat *a = *(hg_kat *const *)x, *b = *(hg_kat *const *)y;
@@ -133,7 +149,7 @@ static void S_instance_cell(hg_arena *a, hg_node *row, const char *instance, con
 		hg_add_textf(a, c, " (%s)", impl);
 }
 
-static int S_figures(hg_figures_t *f, const hg_record *r)
+int hg_record_figures(hg_figures_t *f, const hg_record *r)
 {
 	unsigned long long it[64] = { 0 }, cy[64] = { 0 }, ns[64] = { 0 };
 	unsigned long long *pit = it, *pcy = cy, *pns = ns;
@@ -352,7 +368,7 @@ static int S_cmp_ull(const void *x, const void *y)
 
 /* Median of the single-call samples and their interquartile range as a percentage of it (the
  * quartiles the campaign uses: sorted[n/4], sorted[3n/4], sorted[n/2]). */
-static int S_spread(const hg_record *r, double *median, double *pct)
+int hg_record_spread(const hg_record *r, double *median, double *pct)
 {
 	unsigned long long *v;
 	size_t n = r->nsamples;
@@ -372,7 +388,7 @@ static void S_spread_cells(hg_arena *a, hg_node *row, const hg_record *r, double
 	double median, pct;
 	char b[FMT];
 	hg_node *c;
-	if (S_spread(r, &median, &pct) != 0) {
+	if (hg_record_spread(r, &median, &pct) != 0) {
 		hg_add_cell(a, row, "—", 1);
 		hg_add_cell(a, row, "—", 1);
 		return;
@@ -392,7 +408,7 @@ static void S_spread_cells(hg_arena *a, hg_node *row, const hg_record *r, double
 }
 
 static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t n,
-	const hg_sysalg *sa, double limit)
+	const hg_sysalg *sa, double limit, const char *id, const hg_system *s, int chart)
 {
 	static const char *head[] = { "instance", "message", "mean cycles", "cycles/byte",
 		"mean time", "MB/s", "n", "median cycles", "spread", NULL };
@@ -417,7 +433,7 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 				S_warn(a, row->last, hg_printf(a, "KAT %s", r->kat));
 			}
 			hg_add_cell(a, row, hg_fmt_message(b, sizeof(b), r->message_bytes), 1);
-			if (strcmp(r->status, "ok") != 0 || S_figures(&f, r) != 0) {
+			if (strcmp(r->status, "ok") != 0 || hg_record_figures(&f, r) != 0) {
 				c = hg_add(a, row, HG_CELL);
 				S_warn(a, c, hg_printf(a, "%s%s%s", r->status, r->detail ? ": " : "",
 					r->detail ? r->detail : ""));
@@ -450,6 +466,19 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 			"their interquartile range as a percentage of their median; above %.0f %% a figure "
 			"is marked unstable. A record whose rounds lay far apart was measured again; "
 			"disturbed marks one that still did.", limit);
+		if (chart) {
+			p = hg_add(a, body, HG_PARA);
+			p->cls = "chart";
+			hg_add_image(a, p, hg_printf(a, "%s.svg", id), hg_printf(a, "Chart: cycles per byte "
+				"against message size of each instance of %s on %s, with SM3 and SHA-256 as "
+				"grey dashed lines", id, s->name), "chart");
+		}
+		p = hg_add(a, body, HG_PARA);
+		hg_add_text(a, p, "Download the figures of this page at full precision, each with the "
+			"record it comes from and its SHA-256: ");
+		hg_add_link(a, p, hg_printf(a, "%s.csv", id), "CSV", NULL);
+		hg_add_text(a, p, " · ");
+		hg_add_link(a, p, hg_printf(a, "%s.json", id), "JSON", NULL);
 	}
 	/* libraries that were not timed: their KAT did not pass */
 	for (i = 0; i < sa->nkats; i++) {
@@ -575,7 +604,7 @@ static double S_cpb_match(const hg_record *r, const char *instance, const char *
 	hg_figures_t f;
 	if (r->message_bytes == bytes && strcmp(r->instance, instance) == 0 &&
 		strcmp(r->implementation, impl) == 0 && strcmp(r->status, "ok") == 0 &&
-		S_figures(&f, r) == 0)
+		hg_record_figures(&f, r) == 0)
 		return f.cycles_per_byte;
 	return -1;
 }
@@ -602,15 +631,16 @@ static double S_cpb_of_rec(hg_record **recs, size_t n, const hg_record *like,
 
 void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2)
 {
-	static const unsigned long long sizes[2] = { 1024, 65536 };
 	size_t k;
-	for (k = 0; k < 2; k++) {
-		out->cpb[0][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "reference", sizes[k]) : -1;
-		out->cpb[1][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "openssl", sizes[k]) : -1;
+	for (k = 0; k < HG_NSIZES; k++) {
+		out->cpb[0][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "reference",
+			hg_sizes[k]) : -1;
+		out->cpb[1][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "openssl",
+			hg_sizes[k]) : -1;
 		out->cpb[2][k] = sha2 ? S_cpb_of(sha2->records, sha2->nrecords, "SHA-256", "reference",
-			sizes[k]) : -1;
+			hg_sizes[k]) : -1;
 		out->cpb[3][k] = sha2 ? S_cpb_of(sha2->records, sha2->nrecords, "SHA-256", "openssl",
-			sizes[k]) : -1;
+			hg_sizes[k]) : -1;
 	}
 }
 
@@ -630,7 +660,7 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 	static const char *head[] = { "implementation", "cycles/byte at 1024 B",
 		"cycles/byte at 65536 B", "relative to SM3 (reference) at 65536 B", NULL };
 	static const int num[] = { 0, 1, 1, 1 };
-	double ref = y->cpb[0][1];
+	double ref = y->cpb[0][HG_AT_65536];
 	hg_node *p, *t;
 	size_t i, k;
 
@@ -657,17 +687,18 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 	for (k = 0; k < HG_NYARD; k++) {
 		hg_node *label = hg_node_new(a, HG_SPAN);
 		hg_add_text(a, label, hg_yard_names[k]);
-		S_yard_row(a, t, label, y->cpb[k][0], y->cpb[k][1], ref);
+		S_yard_row(a, t, label, y->cpb[k][HG_AT_1024], y->cpb[k][HG_AT_65536], ref);
 	}
 }
 
 hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
-	const hg_sysalg *sa, const hg_yardsticks *y, const hg_texts *tx, double *out_headline)
+	const hg_sysalg *sa, const hg_yardsticks *y, const hg_texts *tx, const hg_sysfigs *all,
+	size_t nall, int chart, double *out_headline)
 {
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
 	const hg_entry *e = hg_data_entry(d, id);
-	hg_record **recs = malloc((sa->nrecords + 1) * sizeof(*recs));
+	hg_record **recs = hg_records_sorted(sa, e);
 	S_attr_ctx actx = { s, s->arch && strcmp(s->arch, "aarch64") == 0 ? "ARM" : "x86" };
 	hg_node *body = p->body, *para;
 	size_t i;
@@ -687,21 +718,23 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	hg_env_rows(a, body, s);
 	S_kat_section(a, body, s, id, sa);
 
-	for (i = 0; i < sa->nrecords; i++)
-		recs[i] = &sa->records[i];
-	qsort(recs, sa->nrecords, sizeof(*recs), S_cmp_rec);
-	S_perf_section(a, body, recs, sa->nrecords, sa, s->spread_limit_pct);
+	S_perf_section(a, body, recs, sa->nrecords, sa, s->spread_limit_pct, id, s, chart);
 	S_resource_section(a, body, recs, sa->nrecords);
 	S_evidence_section(a, body, s, sa);
 	if (y)
 		S_yardstick_section(a, body, id, recs, sa->nrecords, y);
+	para = hg_add(a, body, HG_PARA);
+	hg_add_text(a, para, "Every algorithm measured on this system, side by side: ");
+	hg_add_link(a, para, "compare.html", hg_printf(a, "%s comparison", s->name), NULL);
+	hg_add_text(a, para, ".");
+	hg_section_other_systems(a, body, id, s, all, nall);
 
 	*out_headline = -1;
 	for (i = 0; i < sa->nrecords; i++) {
 		hg_figures_t f;
 		if (strcmp(recs[i]->implementation, "reference") == 0 &&
 			recs[i]->message_bytes == 65536 && strcmp(recs[i]->status, "ok") == 0 &&
-			S_figures(&f, recs[i]) == 0) {
+			hg_record_figures(&f, recs[i]) == 0) {
 			*out_headline = f.cycles_per_byte;
 			break;
 		}
@@ -739,6 +772,18 @@ hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 	para = hg_add(a, body, HG_PARA);
 	hg_add_text(a, para, "Every algorithm on every measured system; each figure is cycles per "
 		"byte at 65536 B of the first reference instance, and links to the algorithm's page.");
+	para = hg_add(a, body, HG_PARA);
+	hg_add_text(a, para, "Every algorithm of a system side by side:");
+	for (k = 0; k < d->nsystems; k++) {
+		hg_add_text(a, para, k ? " · " : " ");
+		hg_add_link(a, para, hg_printf(a, "%s/compare.html", d->systems[k].name),
+			hg_printf(a, "%s comparison", d->systems[k].name), NULL);
+	}
+	hg_add_text(a, para, ". Every figure of every system, with the record it comes from and its "
+		"SHA-256: ");
+	hg_add_link(a, para, "results.csv", "CSV", NULL);
+	hg_add_text(a, para, " · ");
+	hg_add_link(a, para, "results.json", "JSON", NULL);
 	t = hg_add(a, body, HG_TABLE);
 	row = hg_add(a, t, HG_ROW);
 	hg_add_cell(a, row, "algorithm", 0);
@@ -785,7 +830,10 @@ hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const 
 	para = hg_add(a, body, HG_PARA);
 	hg_add_text(a, para, "How this system was measured: ");
 	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
-	hg_add_textf(a, para, " (profile %s).", s->profile);
+	hg_add_textf(a, para, " (profile %s). Every algorithm of this system side by side: ",
+		s->profile);
+	hg_add_link(a, para, "compare.html", hg_printf(a, "%s comparison", s->name), NULL);
+	hg_add_text(a, para, ".");
 	hg_add_heading(a, body, 2, "Assessment environment");
 	hg_env_rows(a, body, s);
 	for (w = 0; s->warnings[w]; w++) {

@@ -2,6 +2,7 @@
 #ifndef HG_PAGES_H
 #define HG_PAGES_H
 
+#include "format.h"
 #include "hashgen.h"
 #include "model.h"
 
@@ -12,25 +13,45 @@ int hg_prose(hg_arena *a, hg_node *parent, const char *markdown, hg_lookup_fn lo
 int hg_prose_inline(hg_arena *a, hg_node *parent, const char *markdown, hg_lookup_fn lookup,
 	void *ctx);
 
+/* The records in page order: the catalog's parameter sets, reference first, then size. The
+ * caller frees the array (the records stay sa's). */
+hg_record **hg_records_sorted(const hg_sysalg *sa, const hg_entry *e);
+/* The derived figures of a record's rounds (format.h); 0, or -1 when they give none. */
+int hg_record_figures(hg_figures_t *f, const hg_record *r);
+/* Median of the single-call samples and their interquartile range in % of it; -1: too few. */
+int hg_record_spread(const hg_record *r, double *median, double *pct);
+
 typedef struct {
 	const char *attribution; /* templates/attribution.md */
 	const char *method;      /* templates/method.md */
 	const char *generator;   /* "hashgen 0.1.0 (git abc1234)" */
 } hg_texts;
 
-/* The yardsticks of a system: cycles/byte of SM3 and SHA-256, reference and OpenSSL, at 1024
- * and 65536 B (< 0 when not measured there). */
+/* The yardsticks of a system: cycles/byte of SM3 and SHA-256, reference and OpenSSL, at each
+ * size of hg_sizes (< 0 when not measured there). */
 #define HG_NYARD 4
 typedef struct {
-	double cpb[HG_NYARD][2];
+	double cpb[HG_NYARD][HG_NSIZES];
 } hg_yardsticks;
+#define HG_AT_1024 3
+#define HG_AT_65536 7
 extern const char *const hg_yard_names[HG_NYARD]; /* "SM3 (reference)", … */
 void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2);
 
-/* The headline of an algorithm on a system: cycles/byte at 65536 B of the first reference
- * instance; < 0 when there is none. */
+/* The rows of one algorithm on one system (figures.c). */
+typedef struct {
+	const hg_system *system;
+	const hg_fig *figs;
+	size_t nfigs;
+} hg_sysfigs;
+
+/* The page of an algorithm on system s. all: its rows on every system that has it (s among
+ * them), for the "On other systems" table; chart: the page shows <id>.svg. The headline of an
+ * algorithm on a system: cycles/byte at 65536 B of the first reference instance; < 0 when there
+ * is none. */
 hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
-	const hg_sysalg *sa, const hg_yardsticks *y, const hg_texts *t, double *out_headline);
+	const hg_sysalg *sa, const hg_yardsticks *y, const hg_texts *t, const hg_sysfigs *all,
+	size_t nall, int chart, double *out_headline);
 /* headlines[system * nids + algorithm]: see hg_page_algorithm */
 hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 	const double *headlines, const hg_texts *t);

@@ -101,6 +101,11 @@ static void S_inline(xmlNodePtr parent, const hg_node *n)
 	case HG_BREAK:
 		S_el(parent, "br", NULL);
 		break;
+	case HG_IMAGE:
+		e = S_el(parent, "img", n->cls);
+		xmlNewProp(e, X("src"), X(n->text));
+		xmlNewProp(e, X("alt"), X(n->title ? n->title : ""));
+		break;
 	default:
 		S_inlines(parent, n);
 		break;

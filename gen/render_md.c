@@ -176,6 +176,17 @@ static void S_inline(S_out *o, const hg_node *n, int line_start)
 	case HG_BREAK:
 		S_puts(o, o->in_table ? " " : "\\\n");
 		break;
+	case HG_IMAGE:
+		S_puts(o, "![");
+		for (t = n->title ? n->title : ""; *t; t++) {
+			if (*t == '[' || *t == ']' || *t == '\\' || *t == '*' || *t == '_' || *t == '`')
+				S_puts(o, "\\");
+			S_put(o, t, *t == '\n' ? 0 : 1);
+		}
+		S_puts(o, "](");
+		S_href(o, n->text);
+		S_puts(o, ")");
+		break;
 	default: /* a block inside inline content: its inlines */
 		S_inlines(o, n, line_start);
 		break;

@@ -19,6 +19,8 @@
 #include <openssl/evp.h>
 
 #include "cache.h"
+#include "compare.h"
+#include "downloads.h"
 #include "pages.h"
 
 #ifndef HB_GIT_COMMIT
@@ -34,7 +36,13 @@ typedef struct {
 	size_t nwarnings;
 	char *error;        /* the job's failure */
 	int reuse;          /* the previous site's page and copies are still right */
+	int own_reused;     /* its own inputs are unchanged: its rows come from the cache */
 	char key[65];       /* digest of everything the page is rendered from */
+	char own[65];       /* digest of its own inputs (S_key) */
+	hg_fig *figs;       /* the rows of its records */
+	size_t nfigs;
+	int figs_borrowed;  /* figs belong to the cache */
+	hg_sysalg *sa;      /* loaded, until the page is rendered */
 	hg_cfile *files;    /* what the cache remembers of its evidence files */
 	size_t nfiles;
 } S_job;
@@ -47,6 +55,8 @@ typedef struct {
 	const char *tmp;
 	S_job *jobs;
 	size_t njobs;
+	S_job ***groups;    /* per algorithm: its jobs in system order, NULL-terminated */
+	size_t ngroups;
 	atomic_size_t next;
 	atomic_int failed;
 	hg_cache cache;
@@ -186,10 +196,12 @@ static void S_key(char out[65], const S_ctx *c, const hg_system *s, const char *
 	{
 		/* the yardstick table: the baselines' figures on this system */
 		const hg_yardsticks *y = &c->yards[(size_t)(s - c->d->systems)];
-		char figures[512];
-		int len = snprintf(figures, sizeof(figures), "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g",
-			y->cpb[0][0], y->cpb[0][1], y->cpb[1][0], y->cpb[1][1], y->cpb[2][0], y->cpb[2][1],
-			y->cpb[3][0], y->cpb[3][1]);
+		char figures[HG_NYARD * HG_NSIZES * 26];
+		int len = 0, m, z;
+		for (m = 0; m < HG_NYARD; m++)
+			for (z = 0; z < HG_NSIZES; z++)
+				len += snprintf(figures + len, sizeof(figures) - (size_t)len, "%.17g ",
+					y->cpb[m][z]);
 		EVP_DigestUpdate(ctx, figures, (size_t)len);
 	}
 	for (k = 0; k < c->d->nsystems; k++)
@@ -254,7 +266,8 @@ static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
 	}
 }
 
-/* Can the previous site's page be kept? Hashes only the files whose stat changed. */
+/* Are the page's own inputs those of the previous build? Hashes only the files whose stat
+ * changed; when they are, its rows come from the cache. */
 static int S_try_reuse(S_ctx *c, S_job *j, const S_scanned *sc, size_t nsc)
 {
 	const hg_cpage *cp = hg_cache_page(&c->cache, j->s->name, j->id);
@@ -297,11 +310,14 @@ static int S_try_reuse(S_ctx *c, S_job *j, const S_scanned *sc, size_t nsc)
 	}
 	if (ok) {
 		hg_evidence_missing(&files, &n, j->s, j->id);
-		S_key(j->key, c, j->s, j->id, files, n);
-		ok = strcmp(j->key, cp->key) == 0;
+		S_key(j->own, c, j->s, j->id, files, n);
+		ok = strcmp(j->own, cp->own) == 0;
 	}
 	if (ok) {
-		j->reuse = 1;
+		j->own_reused = 1;
+		j->figs = cp->figs;
+		j->nfigs = cp->nfigs;
+		j->figs_borrowed = 1;
 		j->headline = cp->headline;
 		S_remember_loaded(j, files, n);
 		ok = S_file_warnings(c, j, files, n) == 0 ? 1 : -1;
@@ -347,14 +363,12 @@ static int S_copy_evidence(const S_ctx *c, const S_job *j, const hg_sysalg *sa)
 	return rc;
 }
 
-static int S_run_job(S_ctx *c, S_job *j)
+/* The page's own inputs: reused from the cache when unchanged, else loaded (and kept loaded in
+ * j->sa for the rendering) with the rows of its records. */
+static int S_own(S_ctx *c, S_job *j)
 {
-	hg_sysalg sa;
-	hg_page *p;
-	char *rel;
-	int rc = 0;
+	hg_sysalg *sa;
 
-	/* a page of the previous site is kept when nothing it was rendered from changed */
 	if (c->old && hg_cache_page(&c->cache, j->s->name, j->id)) {
 		S_scanned *sc = NULL;
 		size_t nsc = 0;
@@ -363,27 +377,159 @@ static int S_run_job(S_ctx *c, S_job *j)
 		if (r != 0)
 			return r > 0 ? 0 : -1;
 	}
-	if (hg_sysalg_load(&sa, c->d, j->s, j->id) != 0)
-		return -1;
-	if (S_file_warnings(c, j, sa.files, sa.nfiles) != 0) {
-		hg_sysalg_clear(&sa);
+	sa = calloc(1, sizeof(*sa));
+	if (!sa || hg_sysalg_load(sa, c->d, j->s, j->id) != 0) {
+		free(sa);
 		return -1;
 	}
-	S_key(j->key, c, j->s, j->id, sa.files, sa.nfiles);
-	S_remember_loaded(j, sa.files, sa.nfiles);
-	p = hg_page_algorithm(c->d, j->s, j->id, &sa, &c->yards[j->si], c->tx, &j->headline);
+	j->sa = sa;
+	if (S_file_warnings(c, j, sa->files, sa->nfiles) != 0)
+		return -1;
+	S_key(j->own, c, j->s, j->id, sa->files, sa->nfiles);
+	S_remember_loaded(j, sa->files, sa->nfiles);
+	return hg_figs_of(&j->figs, &j->nfigs, c->d, j->s, j->id, sa);
+}
+
+/* The page's digest: its own inputs and what the "On other systems" table shows. */
+static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, size_t nall)
+{
+	size_t k, i, len = 0, cap = 256;
+	char *text = malloc(cap);
+	len += (size_t)snprintf(text, cap, "%s", j->own);
+	for (k = 0; k < nall; k++)
+		for (i = 0; i < all[k].nfigs; i++) {
+			const hg_fig *f = &all[k].figs[i];
+			char *line;
+			int n;
+			if (!f->ok || (f->message_bytes != 32 && f->message_bytes != 65536))
+				continue;
+			n = asprintf(&line, "\n%s\t%s\t%s\t%llu\t%.17g\t%.17g", all[k].system->name,
+				f->instance, f->implementation, f->message_bytes, f->cycles_per_byte,
+				f->mean_cycles);
+			if (n < 0)
+				continue;
+			while (len + (size_t)n + 1 > cap)
+				text = realloc(text, cap *= 2);
+			memcpy(text + len, line, (size_t)n + 1);
+			len += (size_t)n;
+			free(line);
+		}
+	hg_sha256_hex(out, text, len);
+	free(text);
+}
+
+/* A file of the page beside it, with its .gz twin. */
+static int S_write_beside(const S_ctx *c, const char *system, const char *name, const char *data,
+	size_t len)
+{
+	char *path = hg_xprintf("%s/%s/%s", c->tmp, system, name);
+	int rc = hg_write_with_gz(path, data, len);
+	free(path);
+	return rc;
+}
+
+/* The page, its chart, its downloads and its evidence copies. */
+static int S_render(S_ctx *c, S_job *j, const hg_sysfigs *all, size_t nall)
+{
+	const hg_entry *e = hg_data_entry(c->d, j->id);
+	const hg_fig **rows = NULL;
+	int chart = hg_figs_have_figures(j->figs, j->nfigs), rc;
+	char *rel, *text = NULL, *name;
+	size_t len, i;
+	hg_page *p;
+
+	if (!j->sa) {
+		j->sa = calloc(1, sizeof(hg_sysalg));
+		if (!j->sa || hg_sysalg_load(j->sa, c->d, j->s, j->id) != 0)
+			return -1;
+	}
+	p = hg_page_algorithm(c->d, j->s, j->id, j->sa, &c->yards[j->si], c->tx, all, nall, chart,
+		&j->headline);
 	rel = hg_xprintf("%s/%s", j->s->name, j->id);
 	rc = S_write_page(c, p, rel, 1);
 	free(rel);
 	hg_page_free(p);
+	if (rc == 0 && chart) {
+		rc = hg_chart_page(&text, &len, j->s, j->id, e ? e->name : j->id, j->figs, j->nfigs,
+			&c->yards[j->si]);
+		if (rc == 0) {
+			name = hg_xprintf("%s.svg", j->id);
+			rc = S_write_beside(c, j->s->name, name, text, len);
+			free(name);
+			free(text);
+		}
+	}
+	rows = calloc(j->nfigs + 1, sizeof(*rows));
+	for (i = 0; i < j->nfigs; i++)
+		rows[i] = &j->figs[i];
+	if (rc == 0 && (rc = hg_results_csv(&text, &len, rows, j->nfigs)) == 0) {
+		name = hg_xprintf("%s.csv", j->id);
+		rc = S_write_beside(c, j->s->name, name, text, len);
+		free(name);
+		free(text);
+	}
+	if (rc == 0 && (rc = hg_results_json(&text, &len, &j->s, 1, 0, rows, j->nfigs)) == 0) {
+		name = hg_xprintf("%s.json", j->id);
+		rc = S_write_beside(c, j->s->name, name, text, len);
+		free(name);
+		free(text);
+	}
+	free(rows);
 	if (rc == 0)
-		rc = S_copy_evidence(c, j, &sa);
-	hg_sysalg_clear(&sa);
+		rc = S_copy_evidence(c, j, j->sa);
 	return rc;
 }
 
+static void S_unload(S_job *j)
+{
+	if (j->sa) {
+		hg_sysalg_clear(j->sa);
+		free(j->sa);
+		j->sa = NULL;
+	}
+}
+
+/* One algorithm on every system that has it: the rows of each first, then each page, which
+ * shows the others' rows in its "On other systems" table. */
+static int S_run_group(S_ctx *c, S_job **g)
+{
+	size_t n = 0, k;
+	hg_sysfigs *all;
+	int rc = 0;
+
+	while (g[n])
+		n++;
+	all = calloc(n + 1, sizeof(*all));
+	for (k = 0; k < n && rc == 0; k++) {
+		if ((rc = S_own(c, g[k])) != 0)
+			g[k]->error = hg_xstrdup(hg_error_last());
+		all[k].system = g[k]->s;
+		all[k].figs = g[k]->figs;
+		all[k].nfigs = g[k]->nfigs;
+	}
+	for (k = 0; k < n && rc == 0; k++) {
+		S_job *j = g[k];
+		const hg_cpage *cp = hg_cache_page(&c->cache, j->s->name, j->id);
+		S_final_key(j->key, j, all, n);
+		if (j->own_reused && cp && strcmp(cp->key, j->key) == 0) {
+			j->reuse = 1;
+			continue;
+		}
+		if ((rc = S_render(c, j, all, n)) != 0)
+			j->error = hg_xstrdup(hg_error_last());
+		S_unload(j);
+	}
+	for (k = 0; k < n; k++)
+		S_unload(g[k]);
+	free(all);
+	return rc;
+}
+
+/* What a reused page moves from the previous site; all but the first may be absent. */
 static const char *S_moved[] = { "%s/%s/%s.html", "%s/%s/%s.html.gz", "%s/%s/%s.md",
-	"%s/%s/%s.md.gz", "%s/data/%s/records/%s", "%s/data/%s/kat/%s" };
+	"%s/%s/%s.md.gz", "%s/%s/%s.svg", "%s/%s/%s.svg.gz", "%s/%s/%s.csv", "%s/%s/%s.csv.gz",
+	"%s/%s/%s.json", "%s/%s/%s.json.gz", "%s/data/%s/records/%s", "%s/data/%s/kat/%s" };
+#define NMOVED (sizeof(S_moved) / sizeof(S_moved[0]))
 
 /* Give the reused pages back to the previous site (the new one could not be put in place). */
 static void S_move_back(const S_ctx *c)
@@ -393,7 +539,7 @@ static void S_move_back(const S_ctx *c)
 		const S_job *j = &c->jobs[i];
 		if (!j->reuse)
 			continue;
-		for (k = 0; k < 6; k++) {
+		for (k = 0; k < NMOVED; k++) {
 			char *from = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
 			char *to = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
 			rename(from, to);
@@ -414,10 +560,10 @@ static int S_move_reused(const S_ctx *c)
 		const S_job *j = &c->jobs[i];
 		if (!j->reuse)
 			continue;
-		for (k = 0; k < 6 && rc == 0; k++) {
+		for (k = 0; k < NMOVED && rc == 0; k++) {
 			char *from = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
 			char *to = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
-			if (rename(from, to) != 0 && !(errno == ENOENT && k >= 4)) {
+			if (rename(from, to) != 0 && !(errno == ENOENT && k > 0)) {
 				rc = hg_error_set("%s: cannot move into the new site: %s", from, strerror(errno));
 				done_i = i;
 				done_k = k;
@@ -432,7 +578,7 @@ static int S_move_reused(const S_ctx *c)
 		const S_job *j = &c->jobs[i];
 		if (!j->reuse)
 			continue;
-		for (k = 0; k < (i == done_i ? done_k : 6); k++) {
+		for (k = 0; k < (i == done_i ? done_k : NMOVED); k++) {
 			char *from = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
 			char *to = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
 			rename(from, to);
@@ -448,12 +594,10 @@ static void *S_worker(void *arg)
 	S_ctx *c = arg;
 	for (;;) {
 		size_t i = atomic_fetch_add(&c->next, 1);
-		if (i >= c->njobs || atomic_load(&c->failed))
+		if (i >= c->ngroups || atomic_load(&c->failed))
 			break;
-		if (S_run_job(c, &c->jobs[i]) != 0) {
-			c->jobs[i].error = hg_xstrdup(hg_error_last());
+		if (S_run_group(c, c->groups[i]) != 0)
 			atomic_store(&c->failed, 1);
-		}
 	}
 	hg_evidence_release();
 	return NULL;
@@ -571,6 +715,93 @@ static int S_swap(const char *tmp, const char *out)
 	return 0;
 }
 
+/* The rows of a system's pages (k: the system's index; all systems when k is -1), in the order of
+ * the jobs: system by system, algorithm by algorithm, each in page order. */
+static const hg_fig **S_rows(const S_ctx *c, size_t k, size_t *n)
+{
+	const hg_fig **rows;
+	size_t i, m, total = 0;
+	for (i = 0; i < c->njobs; i++)
+		if (k == (size_t)-1 || c->jobs[i].si == k)
+			total += c->jobs[i].nfigs;
+	rows = calloc(total + 1, sizeof(*rows));
+	*n = 0;
+	for (i = 0; i < c->njobs; i++)
+		if (k == (size_t)-1 || c->jobs[i].si == k)
+			for (m = 0; m < c->jobs[i].nfigs; m++)
+				rows[(*n)++] = &c->jobs[i].figs[m];
+	return rows;
+}
+
+/* The comparison page of system k and the bar charts of its groups. */
+static int S_write_compare(S_ctx *c, size_t k)
+{
+	const hg_system *s = &c->d->systems[k];
+	size_t n, nch = 0, i;
+	const hg_fig **rows = S_rows(c, k, &n);
+	hg_svgfile *charts = NULL;
+	hg_page *p = hg_page_compare(c->d, s, rows, n, &c->yards[k], c->tx, &charts, &nch);
+	char *rel = hg_xprintf("%s/compare", s->name);
+	int rc = S_write_page(c, p, rel, 1);
+
+	for (i = 0; i < nch && rc == 0; i++)
+		rc = charts[i].svg ? S_write_beside(c, s->name, charts[i].name, charts[i].svg,
+			charts[i].len) : -1;
+	hg_svgfiles_free(charts, nch);
+	free(rel);
+	hg_page_free(p);
+	free(rows);
+	return rc;
+}
+
+/* results.csv and results.json: every figure of every system. */
+static int S_write_results(S_ctx *c)
+{
+	const hg_system **systems = calloc(c->d->nsystems + 1, sizeof(*systems));
+	size_t n, i;
+	const hg_fig **rows = S_rows(c, (size_t)-1, &n);
+	char *text = NULL, *path;
+	size_t len;
+	int rc;
+
+	for (i = 0; i < c->d->nsystems; i++)
+		systems[i] = &c->d->systems[i];
+	rc = hg_results_csv(&text, &len, rows, n);
+	if (rc == 0) {
+		path = hg_xprintf("%s/results.csv", c->tmp);
+		rc = hg_write_with_gz(path, text, len);
+		free(path);
+		free(text);
+	}
+	if (rc == 0 && (rc = hg_results_json(&text, &len, systems, c->d->nsystems, 1, rows, n)) == 0) {
+		path = hg_xprintf("%s/results.json", c->tmp);
+		rc = hg_write_with_gz(path, text, len);
+		free(path);
+		free(text);
+	}
+	free(rows);
+	free(systems);
+	return rc;
+}
+
+/* The catalog beside the evidence copies, so that site/data renders the site again
+ * (hashgen --check --data site/data). */
+static int S_copy_catalog(const S_ctx *c)
+{
+	char *dir = hg_xprintf("%s/data/algorithms", c->tmp);
+	size_t i;
+	int rc = c->d->nentries ? hg_mkdirs(dir) : 0;
+	for (i = 0; i < c->d->nentries && rc == 0; i++) {
+		char *from = hg_xprintf("%s/algorithms/%s.json", c->d->data_dir, c->d->entries[i].id);
+		char *to = hg_xprintf("%s/%s.json", dir, c->d->entries[i].id);
+		rc = S_copy(from, to);
+		free(from);
+		free(to);
+	}
+	free(dir);
+	return rc;
+}
+
 int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 {
 	hg_data *d = NULL;
@@ -586,8 +817,13 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 
 	memset(stats, 0, sizeof(*stats));
 	memset(&c, 0, sizeof(c));
-	if (S_out_replaceable(o->out_dir) != 0)
+	if (o->render_only) {
+		struct stat st;
+		if (lstat(o->out_dir, &st) == 0)
+			return hg_error_set("%s: already exists", o->out_dir);
+	} else if (S_out_replaceable(o->out_dir) != 0) {
 		return -1;
+	}
 	if (o->base_url && (strncmp(o->base_url, "https://", 8) && strncmp(o->base_url, "http://", 7)))
 		return hg_error_set("--base-url %s: expected an http:// or https:// address", o->base_url);
 	xmlInitParser();
@@ -621,7 +857,7 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 	cache_path = hg_xprintf("%s.hashgen-cache", o->out_dir);
 	{
 		struct stat st;
-		if (stat(o->out_dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (!o->render_only && stat(o->out_dir, &st) == 0 && S_ISDIR(st.st_mode)) {
 			hg_cache_load(&c.cache, cache_path);
 			c.old = o->out_dir;
 		}
@@ -644,7 +880,8 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 	for (i = 0; i < d->nsystems * nids; i++)
 		headlines[i] = -1;
 
-	tmp = hg_xprintf("%s.tmp-%ld", o->out_dir, (long)getpid());
+	tmp = o->render_only ? hg_xstrdup(o->out_dir) :
+		hg_xprintf("%s.tmp-%ld", o->out_dir, (long)getpid());
 	if (hg_rm_rf(tmp) != 0 || hg_mkdirs(tmp) != 0)
 		goto out;
 	for (k = 0; k < d->nsystems; k++) {
@@ -673,6 +910,20 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 				jb->id = ids[i];
 				jb->headline = -1;
 			}
+	/* the groups: one per algorithm, its pages in system order */
+	c.groups = calloc(nids + 1, sizeof(S_job **));
+	for (i = 0; i < nids; i++) {
+		size_t m = 0;
+		for (j = 0; j < c.njobs; j++)
+			m += c.jobs[j].ai == i;
+		if (!m)
+			continue;
+		c.groups[c.ngroups] = calloc(m + 1, sizeof(S_job *));
+		for (m = 0, j = 0; j < c.njobs; j++)
+			if (c.jobs[j].ai == i)
+				c.groups[c.ngroups][m++] = &c.jobs[j];
+		c.ngroups++;
+	}
 	/* the yardsticks of every system, before any page needs them */
 	c.yards = calloc(d->nsystems + 1, sizeof(hg_yardsticks));
 	for (k = 0; k < d->nsystems; k++) {
@@ -698,8 +949,8 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 	nthreads = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (nthreads < 1)
 		nthreads = 1;
-	if ((size_t)nthreads > c.njobs)
-		nthreads = c.njobs ? (int)c.njobs : 1;
+	if ((size_t)nthreads > c.ngroups)
+		nthreads = c.ngroups ? (int)c.ngroups : 1;
 	threads = calloc((size_t)nthreads, sizeof(pthread_t));
 	for (i = 1; i < (size_t)nthreads; i++)
 		if (pthread_create(&threads[i], NULL, S_worker, &c) != 0)
@@ -744,8 +995,11 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 		hg_page_free(p);
 		if (r != 0)
 			goto out;
+		if (S_write_compare(&c, k) != 0)
+			goto out;
 		S_push(&pages, &npages, hg_xprintf("%s/index.html", s->name));
 		S_push(&pages, &npages, hg_xprintf("%s/method.html", s->name));
+		S_push(&pages, &npages, hg_xprintf("%s/compare.html", s->name));
 		for (i = 0; i < nids; i++)
 			if (hg_system_has(s, ids[i]))
 				S_push(&pages, &npages, hg_xprintf("%s/%s.html", s->name, ids[i]));
@@ -770,12 +1024,16 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 		if (r != 0)
 			goto out;
 	}
+	if (S_write_results(&c) != 0 || S_copy_catalog(&c) != 0)
+		goto out;
 	page_path = hg_xprintf("%s/style.css", tmp);
 	if (hg_write_with_gz(page_path, css, strlen(css)) != 0)
 		goto out;
 	qsort(pages, npages, sizeof(char *), S_cmp);
 	if (S_sitemap(tmp, o->base_url, pages, npages) != 0)
 		goto out;
+	if (o->render_only)
+		goto done;
 	if (S_move_reused(&c) != 0)
 		goto out;
 	if (S_swap(tmp, o->out_dir) != 0) {
@@ -796,13 +1054,17 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 			cp[i].system = (char *)c.jobs[i].s->name;
 			cp[i].id = (char *)c.jobs[i].id;
 			memcpy(cp[i].key, c.jobs[i].key, 65);
+			memcpy(cp[i].own, c.jobs[i].own, 65);
 			cp[i].headline = c.jobs[i].headline;
+			cp[i].figs = c.jobs[i].figs;
+			cp[i].nfigs = c.jobs[i].nfigs;
 		}
 		if (hg_cache_save(cache_path, files, nf, cp, c.njobs) != 0 && o->warnings)
 			fprintf(o->warnings, "hashgen: warning: %s\n", hg_error_last());
 		free(files);
 		free(cp);
 	}
+done:
 	stats->systems = d->nsystems;
 	stats->algorithms = nids;
 	rc = 0;
@@ -816,10 +1078,16 @@ out:
 	for (i = 0; c.jobs && i < c.njobs; i++) {
 		free(c.jobs[i].warnings);
 		free(c.jobs[i].error);
+		S_unload(&c.jobs[i]);
+		if (!c.jobs[i].figs_borrowed)
+			hg_figs_free(c.jobs[i].figs, c.jobs[i].nfigs);
 		for (k = 0; k < c.jobs[i].nfiles; k++)
 			free(c.jobs[i].files[k].path);
 		free(c.jobs[i].files);
 	}
+	for (i = 0; i < c.ngroups; i++)
+		free(c.groups[i]);
+	free(c.groups);
 	hg_cache_clear(&c.cache);
 	free(cache_path);
 	free(c.yards);

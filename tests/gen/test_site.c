@@ -60,7 +60,8 @@ Test(site, golden_pages)
 {
 	static const char *pages[] = { "index.html", "x86_1/index.html", "x86_1/method.html",
 		"x86_1/hash-15.html", "x86_1/hash-15.md", "arm_1/hash-15.html", "arm_1/hash-15.md",
-		"x86_1/hash-21.md", "x86_1/evil.html", "x86_1/evil.md", NULL };
+		"x86_1/hash-21.md", "x86_1/evil.html", "x86_1/evil.md", "x86_1/compare.html",
+		"x86_1/compare.md", "arm_1/compare.md", NULL };
 	char *out = hbt_tmpdir("golden"), *site = hb_path_join(out, "site");
 	int update = getenv("HBT_UPDATE_GOLDEN") != NULL;
 	size_t i;
@@ -166,7 +167,7 @@ Test(site, html_parses_cleanly_and_links_resolve)
 	size_t files = 0, links = 0;
 	cr_assert_eq(S_build(DATA, site, 0, NULL), 0, "%s", hg_error_last());
 	S_walk_html(site, &files, &links);
-	cr_expect_eq(files, 1 + 2 * 2 + 6, "index, 2 × (system index, method), 6 algorithm pages");
+	cr_expect_eq(files, 1 + 2 * 3 + 6, "index, 2 × (system index, method, comparison), 6 algorithm pages");
 	cr_expect_gt(links, 50);
 	free(site);
 	free(out);

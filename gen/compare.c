@@ -1,0 +1,459 @@
+/* compare.c — comparing the field: the comparison page of each system (every instance grouped by
+ * digest length, ratios to the yardsticks, a bar chart per group), the cycles/byte chart of every
+ * algorithm page and its "On other systems" table. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart.h"
+#include "compare.h"
+#include "format.h"
+
+#define FMT 128
+
+static hg_node *S_warn(hg_arena *a, hg_node *parent, const char *text)
+{
+	hg_node *w = hg_add(a, parent, HG_SPAN);
+	w->cls = "warning";
+	hg_add_text(a, w, text);
+	return w;
+}
+
+static int S_same_lib(const hg_fig *a, const hg_fig *b)
+{
+	return strcmp(a->algorithm, b->algorithm) == 0 && strcmp(a->instance, b->instance) == 0 &&
+		strcmp(a->implementation, b->implementation) == 0;
+}
+
+/* The row of a library at a size with figures, or NULL. */
+static const hg_fig *S_at(const hg_fig *const *rows, size_t n, const hg_fig *like,
+	unsigned long long bytes)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (rows[i]->message_bytes == bytes && rows[i]->ok && S_same_lib(rows[i], like))
+			return rows[i];
+	return NULL;
+}
+
+static const char *S_label(hg_arena *a, const hg_fig *f)
+{
+	return hg_printf(a, "%s (%s)", f->instance, f->implementation);
+}
+
+/* ---- the chart of an algorithm page ---- */
+
+int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, const char *name,
+	const hg_fig *figs, size_t n, const hg_yardsticks *y)
+{
+	hg_chart_series *series = calloc(n + HG_NYARD + 1, sizeof(*series));
+	hg_chart_point *points = calloc(n + HG_NYARD * HG_NSIZES + 1, sizeof(*points));
+	char **labels = calloc(n + 1, sizeof(char *));
+	size_t ns = 0, np = 0, i, k;
+	hg_chart_lines c;
+	char *title, *desc;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		hg_chart_series *sr;
+		if (i > 0 && strcmp(figs[i].instance, figs[i - 1].instance) == 0 &&
+			strcmp(figs[i].implementation, figs[i - 1].implementation) == 0) {
+			sr = &series[ns - 1];
+		} else {
+			labels[ns] = hg_xprintf("%s (%s)", figs[i].instance, figs[i].implementation);
+			sr = &series[ns++];
+			sr->label = labels[ns - 1];
+			sr->points = &points[np];
+		}
+		if (!figs[i].ok)
+			continue;
+		points[np].x = (double)figs[i].message_bytes;
+		points[np].y = figs[i].cycles_per_byte;
+		points[np].hollow = figs[i].unstable || figs[i].disturbed;
+		np++;
+		sr->npoints++;
+	}
+	for (k = 0; k < HG_NYARD; k++) {
+		/* an algorithm's own instances are its series, not its yardsticks */
+		int own = strcmp(id, k < 2 ? "sm3" : "sha2") == 0;
+		hg_chart_series *sr = &series[ns];
+		size_t z;
+		if (own)
+			continue;
+		sr->label = hg_yard_names[k];
+		sr->baseline = 1;
+		sr->points = &points[np];
+		for (z = 0; z < HG_NSIZES; z++)
+			if (y->cpb[k][z] > 0) {
+				points[np].x = (double)hg_sizes[z];
+				points[np].y = y->cpb[k][z];
+				np++;
+				sr->npoints++;
+			}
+		if (sr->npoints)
+			ns++;
+	}
+	title = hg_xprintf("%s %s on %s: cycles per byte against message size", id, name, s->name);
+	desc = hg_xprintf("Cycles per byte (vertical axis) of each instance and implementation of %s "
+		"at message sizes from 32 B to 64 KiB (horizontal axis, logarithmic), computed from the "
+		"timed rounds on system %s. Thin grey dashed lines: SM3 and SHA-256, reference and "
+		"OpenSSL, on the same system. Hollow markers: figures marked unstable or disturbed.",
+		name, s->name);
+	c.title = title;
+	c.desc = desc;
+	c.series = series;
+	c.nseries = ns;
+	rc = hg_chart_lines_svg(out, len, &c);
+	for (i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	free(series);
+	free(points);
+	free(title);
+	free(desc);
+	return rc;
+}
+
+int hg_figs_have_figures(const hg_fig *figs, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (figs[i].ok)
+			return 1;
+	return 0;
+}
+
+/* ---- "On other systems" ---- */
+
+void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const hg_system *cur,
+	const hg_sysfigs *all, size_t nall)
+{
+	static const char *head[] = { "instance", "system", "cycles/byte at 65536 B",
+		"cycles at 32 B", NULL };
+	const hg_sysfigs **order = calloc(nall + 1, sizeof(*order));
+	const hg_fig **libs;
+	hg_node *p, *t, *row;
+	size_t i, k, m, nlibs = 0, total = 0;
+
+	/* this system first, then the others in their order */
+	for (k = 0, m = 0; k < nall; k++)
+		if (all[k].system == cur)
+			order[m++] = &all[k];
+	for (k = 0; k < nall; k++)
+		if (all[k].system != cur)
+			order[m++] = &all[k];
+	hg_add_heading(a, body, 2, "On other systems");
+	p = hg_add(a, body, HG_PARA);
+	if (nall < 2) {
+		hg_add_textf(a, p, "%s has been measured on this system only.", id);
+		free(order);
+		return;
+	}
+	hg_add_textf(a, p, "Each instance of %s on every system that measured it, computed from the "
+		"timed rounds of each system; the links lead to the same algorithm there. The systems "
+		"differ in processor, clock and counter: compare their cycles with care.", id);
+	for (k = 0; k < nall; k++)
+		total += order[k]->nfigs;
+	libs = calloc(total + 1, sizeof(*libs));
+	for (k = 0; k < nall; k++)
+		for (i = 0; i < order[k]->nfigs; i++) {
+			const hg_fig *f = &order[k]->figs[i];
+			size_t q;
+			int seen = 0;
+			for (q = 0; q < nlibs && !seen; q++)
+				seen = S_same_lib(libs[q], f);
+			if (!seen)
+				libs[nlibs++] = f;
+		}
+	t = hg_add(a, body, HG_TABLE);
+	row = hg_add(a, t, HG_ROW);
+	for (i = 0; head[i]; i++)
+		hg_add_cell(a, row, head[i], i >= 2);
+	for (i = 0; i < nlibs; i++)
+		for (k = 0; k < nall; k++) {
+			const hg_sysfigs *o = order[k];
+			const hg_fig *f32 = NULL, *f64k = NULL;
+			hg_node *c;
+			char b[FMT];
+			size_t w;
+			for (w = 0; w < o->nfigs; w++) {
+				if (!o->figs[w].ok || !S_same_lib(&o->figs[w], libs[i]))
+					continue;
+				if (o->figs[w].message_bytes == 32)
+					f32 = &o->figs[w];
+				else if (o->figs[w].message_bytes == 65536)
+					f64k = &o->figs[w];
+			}
+			if (!f32 && !f64k)
+				continue;
+			row = hg_add(a, t, HG_ROW);
+			c = hg_add(a, row, HG_CELL);
+			hg_add_code(a, c, libs[i]->instance);
+			hg_add_textf(a, c, " (%s)", libs[i]->implementation);
+			c = hg_add(a, row, HG_CELL);
+			if (o->system == cur) {
+				hg_node *span = hg_add(a, c, HG_SPAN);
+				span->cls = "current";
+				hg_add_textf(a, span, "%s (this page)", o->system->name);
+			} else {
+				hg_add_link(a, c, hg_printf(a, "../%s/%s.html", o->system->name, id),
+					o->system->name, NULL);
+			}
+			hg_add_cell(a, row, f64k ? hg_fmt_cpb(b, sizeof(b), f64k->cycles_per_byte) : "—", 1);
+			hg_add_cell(a, row, f32 ? hg_fmt_cycles(b, sizeof(b), f32->mean_cycles) : "—", 1);
+		}
+	free(libs);
+	free(order);
+}
+
+/* ---- the comparison page ---- */
+
+/* The digest-length groups, in page order. */
+static const struct {
+	const char *key, *heading;
+	long long bits;
+} S_groups[] = {
+	{ "256", "256-bit digests", 256 }, { "384", "384-bit digests", 384 },
+	{ "512", "512-bit digests", 512 }, { "768", "768-bit digests", 768 },
+	{ "1024", "1024-bit digests", 1024 }, { "xof", "Extendable output", -2 },
+	{ "other", "Other or unrecorded digest lengths", -1 },
+};
+#define NGROUPS (sizeof(S_groups) / sizeof(S_groups[0]))
+
+/* The digest length of a row in bits: its record's output length; for evidence written before
+ * records carried it, the last number in the instance's name when it is a group's length. */
+static long long S_bits(const hg_fig *f)
+{
+	const char *p, *last = NULL;
+	long long v;
+	if (f->output_bytes > 0)
+		return f->output_bytes * 8;
+	for (p = f->instance; *p; p++)
+		if (*p >= '0' && *p <= '9' && (p == f->instance || p[-1] < '0' || p[-1] > '9'))
+			last = p;
+	if (!last)
+		return -1;
+	v = strtoll(last, NULL, 10);
+	return v == 256 || v == 384 || v == 512 || v == 768 || v == 1024 ? v : -1;
+}
+
+static size_t S_group_of(const hg_fig *f)
+{
+	long long bits;
+	size_t g;
+	if (hg_fig_xof(f))
+		return NGROUPS - 2;
+	bits = S_bits(f);
+	for (g = 0; g < NGROUPS - 2; g++)
+		if (S_groups[g].bits == bits)
+			return g;
+	return NGROUPS - 1;
+}
+
+typedef struct {
+	const hg_fig *any, *f32, *f64k; /* any: the library's first row */
+	size_t group, order;
+} S_lib;
+
+static int S_cmp_lib(const void *x, const void *y)
+{
+	const S_lib *a = x, *b = y;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	if (!a->f64k != !b->f64k)
+		return a->f64k ? -1 : 1;
+	if (a->f64k && a->f64k->cycles_per_byte != b->f64k->cycles_per_byte)
+		return a->f64k->cycles_per_byte < b->f64k->cycles_per_byte ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static int S_is_yardstick_alg(const char *id)
+{
+	return strcmp(id, "sm3") == 0 || strcmp(id, "sha2") == 0 || strcmp(id, "sha3") == 0;
+}
+
+static void S_marks(hg_arena *a, hg_node *c, const S_lib *l)
+{
+	const hg_fig *fs[2] = { l->f64k, l->f32 };
+	int k, first = 1;
+	for (k = 0; k < 2; k++) {
+		const hg_fig *f = fs[k];
+		if (!f)
+			continue;
+		if (f->unstable || f->disturbed) {
+			if (!first)
+				hg_add_text(a, c, " ");
+			first = 0;
+			S_warn(a, c, hg_printf(a, "%s%s%s at %llu B", f->unstable ? "unstable" : "",
+				f->unstable && f->disturbed ? ", " : "", f->disturbed ? "disturbed" : "",
+				f->message_bytes));
+		}
+	}
+	if (first)
+		hg_add_text(a, c, "—");
+}
+
+hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
+	size_t n, const hg_yardsticks *y, const hg_texts *tx, hg_svgfile **charts, size_t *ncharts)
+{
+	static const char *head[] = { "algorithm", "instance", "implementation", "KAT",
+		"cycles/byte at 65536 B", "cycles per call at 32 B", "MB/s at 65536 B",
+		"× SM3 (reference)", "× SHA-256 (reference)", "× SHA-256 (OpenSSL)",
+		"static size (bytes)", "peak RSS", "marks", NULL };
+	static const int num[] = { 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0 };
+	static const int yard[3] = { 0, 2, 3 };
+	hg_page *p = hg_page_new();
+	hg_arena *a = p->arena;
+	hg_node *body = p->body, *para;
+	S_lib *libs = calloc(n + 1, sizeof(S_lib));
+	size_t nlibs = 0, i, g, k;
+
+	*charts = NULL;
+	*ncharts = 0;
+	for (i = 0; i < n; i++) {
+		int seen = 0;
+		for (k = nlibs; k > 0 && !seen; k--)
+			seen = S_same_lib(libs[k - 1].any, rows[i]);
+		if (seen)
+			continue;
+		libs[nlibs].any = rows[i];
+		libs[nlibs].f32 = S_at(rows, n, rows[i], 32);
+		libs[nlibs].f64k = S_at(rows, n, rows[i], 65536);
+		libs[nlibs].group = S_group_of(rows[i]);
+		libs[nlibs].order = nlibs;
+		nlibs++;
+	}
+	if (nlibs)
+		qsort(libs, nlibs, sizeof(S_lib), S_cmp_lib);
+
+	p->root = "../";
+	p->title = hg_printf(a, "System %s — every algorithm compared", s->name);
+	p->breadcrumb = hg_node_new(a, HG_PARA);
+	hg_add_link(a, p->breadcrumb, "../index.html", "Performance measurements", NULL);
+	hg_add_text(a, p->breadcrumb, " › ");
+	hg_add_link(a, p->breadcrumb, "index.html", s->name, NULL);
+	hg_add_text(a, p->breadcrumb, " › compare");
+	hg_add_heading(a, body, 1, p->title);
+	para = hg_add(a, body, HG_PARA);
+	hg_add_text(a, para, "Every instance of every algorithm timed on this system, grouped by "
+		"digest length and sorted within a group by cycles per byte at 65536 B (fastest first). "
+		"Ratios divide an instance's cycles per byte at 65536 B by the yardstick's on the same "
+		"system: below 1.00× is faster. Each figure is computed from the timed rounds; how they "
+		"were taken: ");
+	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
+	hg_add_text(a, para, ".");
+	para = hg_add(a, body, HG_PARA);
+	hg_add_text(a, para, "Download every figure of every system, with the record each comes "
+		"from and its SHA-256: ");
+	hg_add_link(a, para, "../results.csv", "CSV", NULL);
+	hg_add_text(a, para, " · ");
+	hg_add_link(a, para, "../results.json", "JSON", NULL);
+	if (!nlibs) {
+		para = hg_add(a, body, HG_PARA);
+		S_warn(a, para, "No timing records on this system.");
+	}
+	for (g = 0; g < NGROUPS; g++) {
+		hg_node *t, *row;
+		hg_chart_bar *bars;
+		size_t nbars = 0, first = nlibs, last = 0;
+		for (i = 0; i < nlibs; i++)
+			if (libs[i].group == g) {
+				if (first == nlibs)
+					first = i;
+				last = i + 1;
+			}
+		if (first == nlibs)
+			continue;
+		hg_add_heading(a, body, 2, S_groups[g].heading);
+		t = hg_add(a, body, HG_TABLE);
+		row = hg_add(a, t, HG_ROW);
+		for (k = 0; head[k]; k++)
+			hg_add_cell(a, row, head[k], num[k]);
+		bars = calloc(last - first + 1, sizeof(*bars));
+		for (i = first; i < last; i++) {
+			const S_lib *l = &libs[i];
+			hg_node *c;
+			char b[FMT];
+			row = hg_add(a, t, HG_ROW);
+			c = hg_add(a, row, HG_CELL);
+			hg_add_link(a, c, hg_printf(a, "%s.html", l->any->algorithm), l->any->algorithm, NULL);
+			c = hg_add(a, row, HG_CELL);
+			hg_add_code(a, c, l->any->instance);
+			hg_add_cell(a, row, l->any->implementation, 0);
+			c = hg_add(a, row, HG_CELL);
+			if (l->any->kat) {
+				hg_node *span = hg_add(a, c, HG_SPAN);
+				span->cls = strcmp(l->any->kat, "PASS") == 0 ? "pass" : "fail";
+				hg_add_text(a, span, l->any->kat);
+			} else {
+				hg_add_text(a, c, "—");
+			}
+			hg_add_cell(a, row, l->f64k ? hg_fmt_cpb(b, sizeof(b), l->f64k->cycles_per_byte) :
+				"—", 1);
+			hg_add_cell(a, row, l->f32 ? hg_fmt_cycles(b, sizeof(b), l->f32->mean_cycles) : "—",
+				1);
+			hg_add_cell(a, row, l->f64k ? hg_fmt_mbps(b, sizeof(b), l->f64k->mb_per_s) : "—", 1);
+			for (k = 0; k < 3; k++) {
+				double ref = y->cpb[yard[k]][HG_AT_65536];
+				hg_add_cell(a, row, l->f64k && ref > 0 ?
+					hg_printf(a, "%.2f×", l->f64k->cycles_per_byte / ref) : "—", 1);
+			}
+			{
+				const hg_fig *res = l->f64k ? l->f64k : l->any;
+				hg_add_cell(a, row, res->static_bytes >= 0 ?
+					hg_printf(a, "%lld", res->static_bytes) : "—", 1);
+				hg_add_cell(a, row, res->peak_rss_kib >= 0 ?
+					hg_fmt_kib(b, sizeof(b), res->peak_rss_kib) : "—", 1);
+			}
+			S_marks(a, hg_add(a, row, HG_CELL), l);
+			if (l->f64k) {
+				bars[nbars].label = S_label(a, l->any);
+				bars[nbars].value = l->f64k->cycles_per_byte;
+				bars[nbars].hollow = l->f64k->unstable || l->f64k->disturbed;
+				bars[nbars].baseline = S_is_yardstick_alg(l->any->algorithm);
+				nbars++;
+			}
+		}
+		if (nbars) {
+			hg_svgfile *sv;
+			char *title = hg_xprintf("%s on %s: cycles per byte at 65536 B", S_groups[g].heading,
+				s->name);
+			char *desc = hg_xprintf("One bar per instance and implementation of the group "
+				"\"%s\" on system %s, in the order of the table: cycles per byte at 65536 B, "
+				"computed from the timed rounds (shorter is faster). Grey bars: the bundled "
+				"baselines (SM3, SHA-2, SHA-3). Outlined bars: figures marked unstable or "
+				"disturbed.", S_groups[g].heading, s->name);
+			*charts = realloc(*charts, (*ncharts + 1) * sizeof(hg_svgfile));
+			sv = &(*charts)[(*ncharts)++];
+			memset(sv, 0, sizeof(*sv));
+			sv->name = hg_xprintf("compare-%s.svg", S_groups[g].key);
+			if (hg_chart_bars_svg(&sv->svg, &sv->len, title, desc, "cycles/byte at 65536 B",
+					bars, nbars) != 0)
+				sv->svg = NULL;
+			free(title);
+			free(desc);
+			para = hg_add(a, body, HG_PARA);
+			para->cls = "chart";
+			hg_add_image(a, para, sv->name, hg_printf(a, "Bar chart: cycles per byte at "
+				"65536 B of each instance in \"%s\" on %s", S_groups[g].heading, s->name),
+				"chart");
+		}
+		free(bars);
+	}
+	free(libs);
+	(void)d;
+	p->footer = hg_node_new(a, HG_PARA);
+	hg_add_textf(a, p->footer, "Generated by %s from evidence measured by hashbench %s.",
+		tx->generator, s->hashbench);
+	return p;
+}
+
+void hg_svgfiles_free(hg_svgfile *f, size_t n)
+{
+	size_t i;
+	for (i = 0; f && i < n; i++) {
+		free(f[i].name);
+		free(f[i].svg);
+	}
+	free(f);
+}

@@ -1,0 +1,219 @@
+/* downloads.c — the figures as files to download: CSV (RFC 4180: a header row, CRLF, fields
+ * quoted when they hold a comma, a quote or a line break) and JSON (hashbench.results/1), raw
+ * numbers at full precision, each row naming the record it comes from and its SHA-256. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "downloads.h"
+
+static const char *const S_columns[] = { "system", "algorithm", "instance", "implementation",
+	"message_bytes", "status", "kat", "mean_cycles", "cycles_per_byte", "mean_ns", "mb_per_s",
+	"calls", "rounds", "median_cycles", "spread_pct", "unstable", "disturbed", "static_bytes",
+	"baseline_rss_kib", "peak_rss_kib", "record", "record_sha256", NULL };
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as the same double: full precision
+ * without the noise digits of a blind %.17g. */
+static void S_num(char *b, size_t n, double v)
+{
+	int p;
+	for (p = 15; p <= 17; p++) {
+		snprintf(b, n, "%.*g", p, v);
+		if (strtod(b, NULL) == v)
+			return;
+	}
+}
+
+static void S_csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* One row's values as text; NULL where the figure does not exist (CSV: empty, JSON: null).
+ * kinds[i]: 's' string, 'n' number, 'b' boolean. */
+typedef struct {
+	char buf[22][64];
+	const char *v[22];
+	char kind[22];
+} S_row;
+
+static void S_row_of(S_row *r, const hg_fig *f)
+{
+	int i = 0;
+#define STR(x) (r->kind[i] = 's', r->v[i] = (x), i++)
+#define NUM(ok, ...) (r->kind[i] = 'n', r->v[i] = (ok) ? (snprintf(r->buf[i], 64, __VA_ARGS__), \
+	r->buf[i]) : NULL, i++)
+#define DBL(ok, x) (r->kind[i] = 'n', r->v[i] = (ok) && isfinite(x) ? (S_num(r->buf[i], 64, (x)), \
+	r->buf[i]) : NULL, i++)
+#define BOOL(x) (r->kind[i] = 'b', r->v[i] = (x) ? "true" : "false", i++)
+	STR(f->system);
+	STR(f->algorithm);
+	STR(f->instance);
+	STR(f->implementation);
+	NUM(1, "%llu", f->message_bytes);
+	STR(f->status);
+	STR(f->kat);
+	DBL(f->ok, f->mean_cycles);
+	DBL(f->ok, f->cycles_per_byte);
+	DBL(f->ok, f->mean_ns);
+	DBL(f->ok, f->mb_per_s);
+	NUM(f->ok, "%llu", f->calls);
+	NUM(1, "%zu", f->rounds);
+	DBL(f->median_cycles >= 0, f->median_cycles);
+	DBL(f->spread_pct >= 0, f->spread_pct);
+	BOOL(f->unstable);
+	BOOL(f->disturbed);
+	NUM(f->static_bytes >= 0, "%lld", f->static_bytes);
+	NUM(f->baseline_rss_kib >= 0, "%lld", f->baseline_rss_kib);
+	NUM(f->peak_rss_kib >= 0, "%lld", f->peak_rss_kib);
+	STR(f->record);
+	STR(f->record_sha256[0] ? f->record_sha256 : NULL);
+#undef STR
+#undef NUM
+#undef DBL
+#undef BOOL
+}
+
+/* open_memstream's buffer and size are only right once the stream is closed. */
+static int S_close(char **out, size_t *len, FILE *f, char **buf, size_t *size)
+{
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		free(*buf);
+		return hg_error_set("out of memory writing a download");
+	}
+	*out = *buf;
+	*len = *size;
+	return 0;
+}
+
+int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n)
+{
+	char *buf = NULL;
+	size_t size = 0, i, k;
+	FILE *f = open_memstream(&buf, &size);
+	S_row r;
+
+	if (!f)
+		return hg_error_set("out of memory writing a download");
+	for (k = 0; S_columns[k]; k++)
+		fprintf(f, "%s%s", k ? "," : "", S_columns[k]);
+	fputs("\r\n", f);
+	for (i = 0; i < n; i++) {
+		S_row_of(&r, rows[i]);
+		for (k = 0; S_columns[k]; k++) {
+			if (k)
+				fputc(',', f);
+			S_csv_field(f, r.v[k]);
+		}
+		fputs("\r\n", f);
+	}
+	return S_close(out, len, f, &buf, &size);
+}
+
+/* A JSON string: jansson escapes it (the text came from JSON evidence, so it is UTF-8). */
+static void S_json_str(FILE *f, const char *s)
+{
+	const char *p;
+	json_t *j;
+	char *text;
+	for (p = s; *p && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20; p++)
+		;
+	if (!*p) { /* nothing to escape: the common case, without an allocation */
+		fputc('"', f);
+		fputs(s, f);
+		fputc('"', f);
+		return;
+	}
+	j = json_string(s);
+	text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	fputs(text ? text : "null", f);
+	free(text);
+	json_decref(j);
+}
+
+static void S_json_rows(FILE *f, const hg_fig *const *rows, size_t n)
+{
+	size_t i, k;
+	S_row r;
+	fputs("\"figures\": [", f);
+	for (i = 0; i < n; i++) {
+		S_row_of(&r, rows[i]);
+		fputs(i ? ",\n  {" : "\n  {", f);
+		for (k = 0; S_columns[k]; k++) {
+			fprintf(f, "%s\"%s\": ", k ? ", " : "", S_columns[k]);
+			if (!r.v[k])
+				fputs("null", f);
+			else if (r.kind[k] == 's')
+				S_json_str(f, r.v[k]);
+			else
+				fputs(r.v[k], f);
+		}
+		fputc('}', f);
+	}
+	fputs(n ? "\n]" : "]", f);
+}
+
+int hg_results_json(char **out, size_t *len, const hg_system *const *systems, size_t nsys,
+	int describe, const hg_fig *const *rows, size_t n)
+{
+	char *buf = NULL;
+	size_t size = 0, i;
+	FILE *f = open_memstream(&buf, &size);
+
+	if (!f)
+		return hg_error_set("out of memory writing a download");
+	fputs("{\"schema\": \"hashbench.results/1\",\n\"columns\": [", f);
+	for (i = 0; S_columns[i]; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : "", S_columns[i]);
+	fputs("],\n\"systems\": [", f);
+	for (i = 0; i < nsys; i++) {
+		const hg_system *s = systems[i];
+		char *path = NULL, *desc = NULL;
+		if (describe) {
+			json_error_t err;
+			json_t *j;
+			path = hg_xprintf("%s/system.json", s->dir);
+			j = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+			free(path);
+			if (!j) {
+				fclose(f);
+				free(buf);
+				return hg_error_set("%s/system.json: %s", s->dir, err.text);
+			}
+			desc = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII);
+			json_decref(j);
+		}
+		fputs(i ? ",\n  {\"system\": " : "\n  {\"system\": ", f);
+		S_json_str(f, s->name);
+		path = hg_xprintf("data/%s/system.json", s->name);
+		fputs(", \"system_json\": ", f);
+		S_json_str(f, path);
+		free(path);
+		fprintf(f, ", \"system_json_sha256\": \"%s\"", s->system_sha256);
+		if (describe)
+			fprintf(f, ",\n   \"description\": %s", desc ? desc : "null");
+		fputc('}', f);
+		free(desc);
+	}
+	fputs(nsys ? "\n],\n" : "],\n", f);
+	S_json_rows(f, rows, n);
+	fputs("}\n", f);
+	return S_close(out, len, f, &buf, &size);
+}
