@@ -343,7 +343,7 @@ static void S_parse_sums(S_sum **out, size_t *n, char *text, size_t len, const c
 			*nl = 0;
 		lineno++;
 		name = line + 64;
-		if (nl == line || line == end) {
+		if (nl == line) {
 			/* an empty line lists nothing */
 		} else if (strlen(line) != (size_t)((nl ? nl : end) - line) || strlen(line) < 67 ||
 			strspn(line, "0123456789abcdef") != 64 || name[0] != ' ' ||

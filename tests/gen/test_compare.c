@@ -1,0 +1,361 @@
+/* test_compare.c — comparing the field: results.csv/results.json hold every figure and each
+ * recomputes from the record it names; the comparison page groups and sorts; every algorithm page
+ * shows its chart and its other systems; a changed figure re-renders the pages that show it. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "downloads.h"
+#include "hashgen.h"
+#include "support.h"
+
+#define DATA HBT_FIXTURES "/data"
+#define TEMPLATES HBT_SOURCE_DIR "/templates"
+
+static void S_build(const char *data, const char *out)
+{
+	hg_site_opts o;
+	hg_site_stats st;
+	FILE *w = fopen("/dev/null", "w");
+	memset(&o, 0, sizeof(o));
+	o.data_dir = data;
+	o.templates_dir = TEMPLATES;
+	o.out_dir = out;
+	o.generator = "hashgen (test)";
+	o.warnings = w;
+	cr_assert_eq(hg_site_build(&st, &o), 0, "%s", hg_error_last());
+	fclose(w);
+}
+
+static char *S_read(const char *path)
+{
+	char *text;
+	size_t len;
+	cr_assert_eq(hg_read_file(&text, &len, path), 0, "%s", hg_error_last());
+	return text;
+}
+
+static char *S_site(const char *name)
+{
+	char *out = hbt_tmpdir(name), *site = hb_path_join(out, "site");
+	S_build(DATA, site);
+	free(out);
+	return site;
+}
+
+static size_t S_count_records(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char *p;
+		struct stat st;
+		if (de->d_name[0] == '.')
+			continue;
+		p = hb_path_join(dir, de->d_name);
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			n += S_count_records(p);
+		else if (strstr(de->d_name, "__hash_") && strstr(p, "/records/"))
+			n++;
+		free(p);
+	}
+	closedir(d);
+	return n;
+}
+
+/* RFC 4180 fields of one CSV record starting at *p; returns the count, advances *p past CRLF. */
+static size_t S_csv_record(char ***out, const char **p)
+{
+	size_t n = 0;
+	char **f = NULL;
+	for (;;) {
+		char *field = malloc(strlen(*p) + 1), *w = field;
+		if (**p == '"') {
+			(*p)++;
+			for (;;) {
+				if (**p == '"' && (*p)[1] == '"') {
+					*w++ = '"';
+					*p += 2;
+				} else if (**p == '"') {
+					(*p)++;
+					break;
+				} else {
+					cr_assert(**p, "unterminated quoted field");
+					*w++ = *(*p)++;
+				}
+			}
+		} else {
+			while (**p && **p != ',' && **p != '\r' && **p != '\n')
+				*w++ = *(*p)++;
+		}
+		*w = 0;
+		f = realloc(f, (n + 1) * sizeof(char *));
+		f[n++] = field;
+		if (**p == ',') {
+			(*p)++;
+			continue;
+		}
+		cr_assert(strncmp(*p, "\r\n", 2) == 0, "a CSV record must end with CRLF");
+		*p += 2;
+		break;
+	}
+	*out = f;
+	return n;
+}
+
+/* ---- downloads ---- */
+
+Test(compare, every_figure_recomputes_from_the_record_it_names)
+{
+	char *site = S_site("results"), *path = hb_path_join(site, "results.json");
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err), *figs, *f;
+	char *data = hb_path_join(site, "data");
+	size_t i, ok = 0, nfigs;
+
+	cr_assert_not_null(root, "results.json: %s", err.text);
+	cr_expect_str_eq(json_string_value(json_object_get(root, "schema")), "hashbench.results/1");
+	cr_expect_eq(json_array_size(json_object_get(root, "systems")), 2);
+	figs = json_object_get(root, "figures");
+	cr_assert(json_is_array(figs));
+	cr_expect_eq(json_array_size(figs), S_count_records(data),
+		"one figure per timing record of the site");
+	json_array_foreach(figs, i, f) {
+		const char *rel = json_string_value(json_object_get(f, "record"));
+		char *rp = hb_path_join(site, rel), *text = S_read(rp), sha[65];
+		json_t *rec = json_loads(text, 0, &err), *t;
+		unsigned long long it = 0, cy = 0, ns = 0, bytes;
+		size_t k;
+		cr_assert_not_null(rec, "%s: %s", rel, err.text);
+		hg_sha256_hex(sha, text, strlen(text));
+		cr_expect_str_eq(sha, json_string_value(json_object_get(f, "record_sha256")), "%s", rel);
+		cr_expect_str_eq(json_string_value(json_object_get(f, "instance")),
+			json_string_value(json_object_get(rec, "instance")));
+		bytes = (unsigned long long)json_integer_value(json_object_get(rec, "message_bytes"));
+		cr_expect_eq((unsigned long long)json_integer_value(json_object_get(f, "message_bytes")),
+			bytes);
+		json_array_foreach(json_object_get(rec, "trials"), k, t) {
+			it += (unsigned long long)json_integer_value(json_object_get(t, "iterations"));
+			cy += (unsigned long long)json_integer_value(json_object_get(t, "cycles"));
+			ns += (unsigned long long)json_integer_value(json_object_get(t, "ns"));
+		}
+		if (json_is_null(json_object_get(f, "mean_cycles"))) {
+			cr_expect_str_neq(json_string_value(json_object_get(f, "status")), "ok", "%s", rel);
+		} else {
+			/* full precision: the very doubles the definitions give */
+			double mean = (double)cy / (double)it, mean_ns = (double)ns / (double)it;
+			cr_expect_eq(json_real_value(json_object_get(f, "mean_cycles")), mean, "%s", rel);
+			cr_expect_eq(json_real_value(json_object_get(f, "cycles_per_byte")),
+				mean / (double)bytes, "%s", rel);
+			cr_expect_eq(json_real_value(json_object_get(f, "mean_ns")), mean_ns, "%s", rel);
+			cr_expect_lt(fabs(json_real_value(json_object_get(f, "mb_per_s")) -
+				(double)bytes / mean_ns * 1e3), 1e-9, "%s", rel);
+			cr_expect_eq((unsigned long long)json_integer_value(json_object_get(f, "calls")), it);
+			ok++;
+		}
+		json_decref(rec);
+		free(text);
+		free(rp);
+	}
+	cr_expect_gt(ok, 10);
+	nfigs = json_array_size(figs);
+	json_decref(root);
+	free(path);
+
+	/* the CSV holds the same figures, column for column */
+	{
+		char *csv_path = hb_path_join(site, "results.csv"), *csv = S_read(csv_path), **fields;
+		const char *p = csv;
+		size_t ncol = S_csv_record(&fields, &p), rows = 0, k;
+		cr_expect_eq(ncol, 22);
+		cr_expect_str_eq(fields[0], "system");
+		cr_expect_str_eq(fields[21], "record_sha256");
+		for (k = 0; k < ncol; k++)
+			free(fields[k]);
+		free(fields);
+		while (*p) {
+			cr_expect_eq(S_csv_record(&fields, &p), 22, "row %zu", rows);
+			for (k = 0; k < 22; k++)
+				free(fields[k]);
+			free(fields);
+			rows++;
+		}
+		cr_expect_eq(rows, nfigs);
+		free(csv);
+		free(csv_path);
+	}
+	free(data);
+	free(site);
+}
+
+Test(compare, csv_quotes_what_needs_quoting)
+{
+	hg_fig f;
+	const hg_fig *rows[1] = { &f };
+	char *out, **fields;
+	const char *p;
+	size_t len, n, k;
+
+	memset(&f, 0, sizeof(f));
+	f.system = "x86_1";
+	f.algorithm = "hash-99";
+	f.instance = "a,b \"c\"\nd";
+	f.implementation = "reference";
+	f.status = "crash";
+	f.record = "data/x86_1/records/hash-99/x.json";
+	f.message_bytes = 32;
+	f.static_bytes = f.baseline_rss_kib = f.peak_rss_kib = -1;
+	f.median_cycles = f.spread_pct = -1;
+	cr_assert_eq(hg_results_csv(&out, &len, rows, 1), 0);
+	p = out;
+	n = S_csv_record(&fields, &p);
+	for (k = 0; k < n; k++)
+		free(fields[k]);
+	free(fields);
+	n = S_csv_record(&fields, &p);
+	cr_assert_eq(n, 22);
+	cr_expect_str_eq(fields[2], "a,b \"c\"\nd");
+	cr_expect_str_eq(fields[5], "crash");
+	cr_expect_str_eq(fields[7], "", "no figure of a crashed record");
+	cr_expect_str_eq(fields[15], "false");
+	for (k = 0; k < n; k++)
+		free(fields[k]);
+	free(fields);
+	free(out);
+}
+
+/* ---- pages ---- */
+
+Test(compare, comparison_page_groups_by_digest_and_sorts_by_speed)
+{
+	char *site = S_site("comparepage"), *path = hb_path_join(site, "x86_1/compare.md");
+	char *md = S_read(path);
+	const char *g256 = strstr(md, "## 256-bit digests"), *g512 = strstr(md, "## 512-bit digests");
+	const char *ossl = strstr(md, "| `SHA-256` | openssl |"), *sm3 = strstr(md, "| `SM3` | reference |");
+	const char *litchi = strstr(md, "| `litchi_256` | reference |");
+
+	cr_assert_not_null(g256, "%s", md);
+	cr_assert_not_null(g512);
+	cr_expect_lt(g256, g512);
+	cr_assert(ossl && sm3 && litchi, "%s", md);
+	cr_expect(ossl < sm3 && sm3 < litchi && litchi < g512, "256-bit rows sorted by speed");
+	cr_expect(strstr(md, "| 1.00× |") != NULL, "the SM3 reference is 1.00× itself");
+	cr_expect(strstr(md, "](compare-256.svg)") != NULL);
+	cr_expect(strstr(md, "](compare-512.svg)") != NULL);
+	free(md);
+	free(path);
+	path = hb_path_join(site, "x86_1/compare-256.svg");
+	md = S_read(path);
+	cr_expect(strstr(md, "<title>") && strstr(md, "class=\"bar"), "%s", md);
+	free(md);
+	free(path);
+	/* linked from the index, the system page and every algorithm page */
+	path = hb_path_join(site, "index.html");
+	md = S_read(path);
+	cr_expect(strstr(md, "href=\"x86_1/compare.html\"") && strstr(md, "href=\"results.csv\""));
+	free(md);
+	free(path);
+	path = hb_path_join(site, "x86_1/index.html");
+	md = S_read(path);
+	cr_expect(strstr(md, "href=\"compare.html\"") != NULL);
+	free(md);
+	free(path);
+	free(site);
+}
+
+Test(compare, algorithm_pages_show_their_chart_and_other_systems)
+{
+	static const char *pages[] = { "x86_1/hash-15", "arm_1/hash-15", "x86_1/sm3", "x86_1/sha2",
+		NULL };
+	char *site = S_site("chartpages");
+	size_t i;
+	for (i = 0; pages[i]; i++) {
+		const char *id = strchr(pages[i], '/') + 1;
+		char *p = hb_sprintf("%s/%s.md", site, pages[i]), *md = S_read(p);
+		char *img = hb_sprintf("](%s.svg)", id), *svg = hb_sprintf("%s/%s.svg", site, pages[i]);
+		char *html_path = hb_sprintf("%s/%s.html", site, pages[i]), *html = S_read(html_path);
+		char *tag = hb_sprintf("src=\"%s.svg\"", id);
+		cr_expect(strstr(md, img) != NULL, "%s.md shows no chart", pages[i]);
+		cr_expect(strstr(html, tag) != NULL, "%s.html shows no chart", pages[i]);
+		cr_expect(access(svg, F_OK) == 0, "%s is missing", svg);
+		cr_expect(strstr(md, "## On other systems") > strstr(md, "## Compared with the baselines"),
+			"%s: On other systems after the baselines", pages[i]);
+		cr_expect(strstr(md, "](compare.html)") != NULL);
+		free(tag);
+		free(html);
+		free(html_path);
+		free(svg);
+		free(img);
+		free(md);
+		free(p);
+	}
+	{
+		char *p = hb_sprintf("%s/x86_1/hash-15.md", site), *md = S_read(p);
+		cr_expect(strstr(md, "| `litchi_256` (reference) | [arm_1](../arm_1/hash-15.html) | 10.0 | "
+			"1222 |") != NULL, "%s", md);
+		free(md);
+		free(p);
+		p = hb_sprintf("%s/x86_1/sm3.md", site);
+		md = S_read(p);
+		cr_expect(strstr(md, "measured on this system only") != NULL);
+		free(md);
+		free(p);
+	}
+	free(site);
+}
+
+static ino_t S_ino(const char *site, const char *rel)
+{
+	char *p = hb_path_join(site, rel);
+	struct stat st;
+	cr_assert_eq(stat(p, &st), 0, "%s", p);
+	free(p);
+	return st.st_ino;
+}
+
+Test(compare, a_changed_figure_rerenders_the_pages_that_show_it)
+{
+	char *out = hbt_tmpdir("refigure"), *data = hb_path_join(out, "data");
+	char *site = hb_path_join(out, "site"), *cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data);
+	char *rec, *text, *at, *md, *p;
+	ino_t other, unrelated;
+
+	cr_assert_eq(system(cmd), 0);
+	S_build(data, site);
+	other = S_ino(site, "arm_1/hash-15.html");
+	unrelated = S_ino(site, "x86_1/sm3.html");
+	/* the x86_1 figure at 65536 B of litchi_256 doubles */
+	rec = hb_path_join(data, "x86_1/records/hash-15/litchi_256__hash_65536.json");
+	text = S_read(rec);
+	at = strstr(text, "\"cycles\": ");
+	cr_assert_not_null(at);
+	memmove(at + 10 + 1, at + 10, strlen(at + 10) + 1);
+	at[10] = '2'; /* a leading digit: about ten times the cycles of round 0 */
+	hbt_write(rec, text, strlen(text));
+	S_build(data, site);
+	cr_expect_neq(S_ino(site, "arm_1/hash-15.html"), other,
+		"the other system's page shows the figure and was not rendered again");
+	cr_expect_eq(S_ino(site, "x86_1/sm3.html"), unrelated, "an unrelated page was rendered again");
+	p = hb_path_join(site, "arm_1/hash-15.md");
+	md = S_read(p);
+	cr_expect(strstr(md, "| `litchi_256` (reference) | [x86_1](../x86_1/hash-15.html) | 10.0 |") ==
+		NULL, "the old figure is still shown: %s", md);
+	free(md);
+	free(p);
+	free(text);
+	free(rec);
+	free(cmd);
+	free(site);
+	free(data);
+	free(out);
+}
