@@ -68,6 +68,9 @@ static const char *S_num(char buf[32], double v)
 	return buf;
 }
 
+/* The x axis spans the guide's message sizes S1–S8 at least. */
+static const double S_guide_sizes[8] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
+
 /* A tick value with as few decimals as it needs (at most 4): "0.05", "2", "1000". */
 static const char *S_tick(char buf[32], double v)
 {
@@ -299,7 +302,14 @@ static int S_finish(char **out, size_t *len, xmlDocPtr doc)
 static int S_empty(char **out, size_t *len, const char *title, const char *desc)
 {
 	xmlDocPtr doc;
-	xmlNodePtr root = S_open(&doc, 120, title, desc), t;
+	xmlNodePtr root = S_open(&doc, 120, title, desc), t, frame;
+	frame = S_el(root, "rect");
+	S_set(frame, "x", "0.5");
+	S_set(frame, "y", "0.5");
+	S_set(frame, "width", "759");
+	S_set(frame, "height", "119");
+	S_set(frame, "fill", "none");
+	S_set(frame, "stroke", S_GRID);
 	t = S_label(root, S_WIDTH / 2, 60, "middle", "no figures", 0);
 	S_set(t, "class", "no-figures");
 	S_set(t, "font-size", "14");
@@ -485,12 +495,14 @@ static void S_x_axis(xmlNodePtr root, const S_frame *f, const hg_chart_lines *c)
 
 	for (i = 0; i < c->nseries; i++)
 		n += c->series[i].npoints;
-	xs = malloc((n + 1) * sizeof(double));
+	xs = malloc((n + 9) * sizeof(double));
 	if (!xs) {
 		fprintf(stderr, "hashgen: out of memory\n");
 		exit(1);
 	}
-	n = 0;
+	/* the guide's sizes S1–S8 always have their labelled tick, measured or not */
+	for (n = 0; n < 8; n++)
+		xs[n] = S_guide_sizes[n];
 	for (i = 0; i < c->nseries; i++)
 		for (k = 0; k < c->series[i].npoints; k++)
 			xs[n++] = c->series[i].points[k].x;
@@ -591,6 +603,8 @@ int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c)
 	f.r = S_WIDTH - right;
 	f.t = 16;
 	f.b = 370;
+	xmin = fmin(xmin, S_guide_sizes[0]);
+	xmax = fmax(xmax, S_guide_sizes[7]);
 	if (xmin == xmax) {
 		f.x0 = log2(xmin) - 1;
 		f.x1 = log2(xmax) + 1;

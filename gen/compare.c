@@ -25,17 +25,6 @@ static int S_same_lib(const hg_fig *a, const hg_fig *b)
 		strcmp(a->implementation, b->implementation) == 0;
 }
 
-/* The row of a library at a size with figures, or NULL. */
-static const hg_fig *S_at(const hg_fig *const *rows, size_t n, const hg_fig *like,
-	unsigned long long bytes)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		if (rows[i]->message_bytes == bytes && rows[i]->ok && S_same_lib(rows[i], like))
-			return rows[i];
-	return NULL;
-}
-
 static const char *S_label(hg_arena *a, const hg_fig *f)
 {
 	return hg_printf(a, "%s (%s)", f->instance, f->implementation);
@@ -310,18 +299,20 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 
 	*charts = NULL;
 	*ncharts = 0;
+	/* a library's rows are consecutive (each page lists them together): one pass */
 	for (i = 0; i < n; i++) {
-		int seen = 0;
-		for (k = nlibs; k > 0 && !seen; k--)
-			seen = S_same_lib(libs[k - 1].any, rows[i]);
-		if (seen)
-			continue;
-		libs[nlibs].any = rows[i];
-		libs[nlibs].f32 = S_at(rows, n, rows[i], 32);
-		libs[nlibs].f64k = S_at(rows, n, rows[i], 65536);
-		libs[nlibs].group = S_group_of(rows[i]);
-		libs[nlibs].order = nlibs;
-		nlibs++;
+		S_lib *l;
+		if (!nlibs || !S_same_lib(libs[nlibs - 1].any, rows[i])) {
+			libs[nlibs].any = rows[i];
+			libs[nlibs].group = S_group_of(rows[i]);
+			libs[nlibs].order = nlibs;
+			nlibs++;
+		}
+		l = &libs[nlibs - 1];
+		if (rows[i]->ok && rows[i]->message_bytes == 32 && !l->f32)
+			l->f32 = rows[i];
+		if (rows[i]->ok && rows[i]->message_bytes == 65536 && !l->f64k)
+			l->f64k = rows[i];
 	}
 	if (nlibs)
 		qsort(libs, nlibs, sizeof(S_lib), S_cmp_lib);

@@ -119,6 +119,13 @@ int hg_write_file(const char *path, const void *data, size_t len)
 
 int hg_write_with_gz(const char *path, const void *data, size_t len)
 {
+	/* the multi-megabyte downloads: fastest deflate (about three times level 6 here, 10 %
+	 * larger), the pages and the rest: the default level */
+	return hg_write_with_gz_level(path, data, len, len > (4u << 20) ? 1 : 6);
+}
+
+int hg_write_with_gz_level(const char *path, const void *data, size_t len, int level)
+{
 	z_stream z;
 	unsigned char *buf;
 	size_t cap;
@@ -129,7 +136,7 @@ int hg_write_with_gz(const char *path, const void *data, size_t len)
 		return -1;
 	memset(&z, 0, sizeof(z));
 	/* windowBits 15 + 16: a gzip wrapper; zlib writes mtime 0 unless told otherwise */
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return hg_error_set("%s: zlib failed", path);
 	cap = deflateBound(&z, (uLong)len) + 32;
 	buf = malloc(cap);

@@ -16,8 +16,10 @@ char *hg_xstrdup(const char *s);
 char *hg_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int hg_read_file(char **out, size_t *len, const char *path);
 int hg_write_file(const char *path, const void *data, size_t len);
-/* Write path and path.gz (zlib, gzip header without timestamp). */
+/* Write path and path.gz (zlib, gzip header without timestamp); files over 4 MiB (the site's
+ * downloads) are compressed at level 1, the rest at level 6. */
 int hg_write_with_gz(const char *path, const void *data, size_t len);
+int hg_write_with_gz_level(const char *path, const void *data, size_t len, int level);
 int hg_mkdirs(const char *path);
 void hg_sha256_hex(char out[65], const void *data, size_t len);
 int hg_rm_rf(const char *path);

@@ -474,11 +474,14 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 				"grey dashed lines", id, s->name), "chart");
 		}
 		p = hg_add(a, body, HG_PARA);
-		hg_add_text(a, p, "Download the figures of this page at full precision, each with the "
-			"record it comes from and its SHA-256: ");
+		hg_add_text(a, p, "Download the figures at full precision, each with the record it comes "
+			"from and its SHA-256: ");
 		hg_add_link(a, p, hg_printf(a, "%s.csv", id), "CSV", NULL);
-		hg_add_text(a, p, " · ");
-		hg_add_link(a, p, hg_printf(a, "%s.json", id), "JSON", NULL);
+		hg_add_text(a, p, " (this page) · ");
+		hg_add_link(a, p, "../results.json", "JSON", NULL);
+		hg_add_text(a, p, " (every system; ");
+		hg_add_link(a, p, "../results.csv", "CSV", NULL);
+		hg_add_text(a, p, ")");
 	}
 	/* libraries that were not timed: their KAT did not pass */
 	for (i = 0; i < sa->nkats; i++) {

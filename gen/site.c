@@ -428,7 +428,7 @@ static int S_write_beside(const S_ctx *c, const char *system, const char *name, 
 	return rc;
 }
 
-/* The page, its chart, its downloads and its evidence copies. */
+/* The page, its chart, its CSV and its evidence copies. */
 static int S_render(S_ctx *c, S_job *j, const hg_sysfigs *all, size_t nall)
 {
 	const hg_entry *e = hg_data_entry(c->d, j->id);
@@ -464,12 +464,6 @@ static int S_render(S_ctx *c, S_job *j, const hg_sysfigs *all, size_t nall)
 		rows[i] = &j->figs[i];
 	if (rc == 0 && (rc = hg_results_csv(&text, &len, rows, j->nfigs)) == 0) {
 		name = hg_xprintf("%s.csv", j->id);
-		rc = S_write_beside(c, j->s->name, name, text, len);
-		free(name);
-		free(text);
-	}
-	if (rc == 0 && (rc = hg_results_json(&text, &len, &j->s, 1, 0, rows, j->nfigs)) == 0) {
-		name = hg_xprintf("%s.json", j->id);
 		rc = S_write_beside(c, j->s->name, name, text, len);
 		free(name);
 		free(text);
@@ -528,7 +522,7 @@ static int S_run_group(S_ctx *c, S_job **g)
 /* What a reused page moves from the previous site; all but the first may be absent. */
 static const char *S_moved[] = { "%s/%s/%s.html", "%s/%s/%s.html.gz", "%s/%s/%s.md",
 	"%s/%s/%s.md.gz", "%s/%s/%s.svg", "%s/%s/%s.svg.gz", "%s/%s/%s.csv", "%s/%s/%s.csv.gz",
-	"%s/%s/%s.json", "%s/%s/%s.json.gz", "%s/data/%s/records/%s", "%s/data/%s/kat/%s" };
+	"%s/data/%s/records/%s", "%s/data/%s/kat/%s" };
 #define NMOVED (sizeof(S_moved) / sizeof(S_moved[0]))
 
 /* Give the reused pages back to the previous site (the new one could not be put in place). */
@@ -754,33 +748,64 @@ static int S_write_compare(S_ctx *c, size_t k)
 	return rc;
 }
 
-/* results.csv and results.json: every figure of every system. */
-static int S_write_results(S_ctx *c)
+/* results.csv and results.json: every figure of every system, the JSON written by a second
+ * thread while this one writes the CSV. */
+typedef struct {
+	const S_ctx *c;
+	const hg_system **systems;
+	const hg_fig **rows;
+	size_t n;
+	int rc;
+	char *error;
+} S_results_job;
+
+static void *S_results_json(void *arg)
 {
-	const hg_system **systems = calloc(c->d->nsystems + 1, sizeof(*systems));
-	size_t n, i;
-	const hg_fig **rows = S_rows(c, (size_t)-1, &n);
+	S_results_job *r = arg;
 	char *text = NULL, *path;
 	size_t len;
-	int rc;
+	r->rc = hg_results_json(&text, &len, r->systems, r->c->d->nsystems, 1, r->rows, r->n);
+	if (r->rc == 0) {
+		path = hg_xprintf("%s/results.json", r->c->tmp);
+		r->rc = hg_write_with_gz(path, text, len);
+		free(path);
+		free(text);
+	}
+	if (r->rc != 0)
+		r->error = hg_xstrdup(hg_error_last());
+	return NULL;
+}
 
+static int S_write_results(S_ctx *c)
+{
+	S_results_job r = { c, NULL, NULL, 0, 0, NULL };
+	size_t i;
+	char *text = NULL, *path;
+	size_t len;
+	pthread_t t;
+	int rc, threaded;
+
+	r.systems = calloc(c->d->nsystems + 1, sizeof(*r.systems));
 	for (i = 0; i < c->d->nsystems; i++)
-		systems[i] = &c->d->systems[i];
-	rc = hg_results_csv(&text, &len, rows, n);
+		r.systems[i] = &c->d->systems[i];
+	r.rows = S_rows(c, (size_t)-1, &r.n);
+	threaded = pthread_create(&t, NULL, S_results_json, &r) == 0;
+	if (!threaded)
+		S_results_json(&r);
+	rc = hg_results_csv(&text, &len, r.rows, r.n);
 	if (rc == 0) {
 		path = hg_xprintf("%s/results.csv", c->tmp);
 		rc = hg_write_with_gz(path, text, len);
 		free(path);
 		free(text);
 	}
-	if (rc == 0 && (rc = hg_results_json(&text, &len, systems, c->d->nsystems, 1, rows, n)) == 0) {
-		path = hg_xprintf("%s/results.json", c->tmp);
-		rc = hg_write_with_gz(path, text, len);
-		free(path);
-		free(text);
-	}
-	free(rows);
-	free(systems);
+	if (threaded)
+		pthread_join(t, NULL);
+	if (rc == 0 && r.rc != 0)
+		rc = hg_error_set("%s", r.error);
+	free(r.error);
+	free(r.rows);
+	free(r.systems);
 	return rc;
 }
 
