@@ -311,22 +311,6 @@ static int S_compare(size_t *identical, S_report *r, const S_tree *got, const ch
 
 /* ---- SHA256SUMS of each system folder under --out/data ---- */
 
-/* A path SHA256SUMS may list: relative, without "." or ".." or empty components. */
-static int S_listed_path_ok(const char *p)
-{
-	const char *s;
-	if (!*p || p[0] == '/')
-		return 0;
-	for (s = p; *s; ) {
-		size_t n = strcspn(s, "/");
-		if (n == 0 || (n == 2 && strncmp(s, "..", 2) == 0) || (n == 1 && s[0] == '.'))
-			return 0;
-		if (!s[n])
-			break;
-		s += n + 1;
-	}
-	return 1;
-}
 
 /* The lines of SHA256SUMS (text is modified); a malformed line is a problem of the report. */
 static void S_parse_sums(S_sum **out, size_t *n, char *text, size_t len, const char *sums_rel,
@@ -349,7 +333,7 @@ static void S_parse_sums(S_sum **out, size_t *n, char *text, size_t len, const c
 			strspn(line, "0123456789abcdef") != 64 || name[0] != ' ' ||
 			(name[1] != ' ' && name[1] != '*')) {
 			S_add(r, sums_rel, ":%zu: expected \"<sha256>  <file>\"", lineno);
-		} else if (!S_listed_path_ok(name + 2)) {
+		} else if (!hg_sums_path_ok(name + 2)) {
 			char *shown = S_printable(name + 2);
 			S_add(r, sums_rel, ":%zu: %s: a path that leaves the system folder: refused",
 				lineno, shown);

@@ -117,8 +117,7 @@ int hg_href_ok(const char *href)
 	return 1;
 }
 
-/* A path inside a system folder as SHA256SUMS or a walk gives it: relative, no "..". */
-static int S_path_ok(const char *p)
+int hg_sums_path_ok(const char *p)
 {
 	const char *s;
 	if (!*p || p[0] == '/')
@@ -391,7 +390,7 @@ static int S_load_sums(hg_system *s)
 			break;
 		}
 		name += 2;
-		if (!S_path_ok(name)) {
+		if (!hg_sums_path_ok(name)) {
 			rc = hg_error_set("%s:%d: %s: a path that leaves the system folder: refused", path,
 				lineno, name);
 			break;

@@ -132,6 +132,9 @@ void hg_evfile_check(hg_evfile *f, const hg_system *s);
 void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const char *id);
 /* Free what the loading thread keeps between calls (its read buffer). */
 void hg_evidence_release(void);
+/* A path inside a system folder as SHA256SUMS or a walk gives it: relative, without "." or ".."
+ * or empty components. */
+int hg_sums_path_ok(const char *p);
 /* Is href acceptable in a page: an http(s) URL, or a relative path that stays in the site? */
 int hg_href_ok(const char *href);
 
