@@ -22,6 +22,7 @@
 #include "compare.h"
 #include "downloads.h"
 #include "pages.h"
+#include "sitewide.h"
 
 #ifndef HB_GIT_COMMIT
 #define HB_GIT_COMMIT "unknown"
@@ -70,22 +71,23 @@ typedef struct {
 	struct stat st;
 } S_scanned;
 
-static int S_write_page(const S_ctx *c, const hg_page *p, const char *rel, int with_md)
+int hg_site_write_page(const char *tmp, const void *template, const hg_page *p, const char *rel,
+	int with_md)
 {
 	char *html = NULL, *md = NULL, *path;
 	size_t hlen, mlen;
 	int rc;
 
-	if (hg_render_html(&html, &hlen, p, c->template) != 0)
+	if (hg_render_html(&html, &hlen, p, template) != 0)
 		return -1;
-	path = hg_xprintf("%s/%s.html", c->tmp, rel);
+	path = hg_xprintf("%s/%s.html", tmp, rel);
 	rc = hg_write_with_gz(path, html, hlen);
 	free(path);
 	free(html);
 	if (rc == 0 && with_md) {
 		if (hg_render_md(&md, &mlen, p) != 0)
 			return hg_error_set("out of memory rendering %s.md", rel);
-		path = hg_xprintf("%s/%s.md", c->tmp, rel);
+		path = hg_xprintf("%s/%s.md", tmp, rel);
 		rc = hg_write_with_gz(path, md, mlen);
 		free(path);
 		free(md);
@@ -93,8 +95,13 @@ static int S_write_page(const S_ctx *c, const hg_page *p, const char *rel, int w
 	return rc;
 }
 
+static int S_write_page(const S_ctx *c, const hg_page *p, const char *rel, int with_md)
+{
+	return hg_site_write_page(c->tmp, c->template, p, rel, with_md);
+}
+
 /* A copy of an evidence file: a hard link when the file system allows, else the bytes. */
-static int S_copy(const char *from, const char *to)
+int hg_site_copy(const char *from, const char *to)
 {
 	char *data;
 	size_t len;
@@ -352,7 +359,7 @@ static int S_copy_evidence(const S_ctx *c, const S_job *j, const hg_sysalg *sa)
 		if (sa->dir_fd[slot] < 0 || linkat(sa->dir_fd[slot], name, dst[slot], name, 0) != 0) {
 			char *from = hg_xprintf("%s/%s", j->s->dir, f->file);
 			char *to = hg_xprintf("%s/data/%s/%s", c->tmp, j->s->name, f->file);
-			rc = S_copy(from, to);
+			rc = hg_site_copy(from, to);
 			free(from);
 			free(to);
 		}
@@ -418,11 +425,10 @@ static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, siz
 	free(text);
 }
 
-/* A file of the page beside it, with its .gz twin. */
-static int S_write_beside(const S_ctx *c, const char *system, const char *name, const char *data,
+int hg_site_write_beside(const char *tmp, const char *system, const char *name, const char *data,
 	size_t len)
 {
-	char *path = hg_xprintf("%s/%s/%s", c->tmp, system, name);
+	char *path = hg_xprintf("%s/%s/%s", tmp, system, name);
 	int rc = hg_write_with_gz(path, data, len);
 	free(path);
 	return rc;
@@ -454,7 +460,7 @@ static int S_render(S_ctx *c, S_job *j, const hg_sysfigs *all, size_t nall)
 			&c->yards[j->si]);
 		if (rc == 0) {
 			name = hg_xprintf("%s.svg", j->id);
-			rc = S_write_beside(c, j->s->name, name, text, len);
+			rc = hg_site_write_beside(c->tmp, j->s->name, name, text, len);
 			free(name);
 			free(text);
 		}
@@ -464,7 +470,7 @@ static int S_render(S_ctx *c, S_job *j, const hg_sysfigs *all, size_t nall)
 		rows[i] = &j->figs[i];
 	if (rc == 0 && (rc = hg_results_csv(&text, &len, rows, j->nfigs)) == 0) {
 		name = hg_xprintf("%s.csv", j->id);
-		rc = S_write_beside(c, j->s->name, name, text, len);
+		rc = hg_site_write_beside(c->tmp, j->s->name, name, text, len);
 		free(name);
 		free(text);
 	}
@@ -727,106 +733,6 @@ static const hg_fig **S_rows(const S_ctx *c, size_t k, size_t *n)
 	return rows;
 }
 
-/* The comparison page of system k and the bar charts of its groups. */
-static int S_write_compare(S_ctx *c, size_t k)
-{
-	const hg_system *s = &c->d->systems[k];
-	size_t n, nch = 0, i;
-	const hg_fig **rows = S_rows(c, k, &n);
-	hg_svgfile *charts = NULL;
-	hg_page *p = hg_page_compare(c->d, s, rows, n, &c->yards[k], c->tx, &charts, &nch);
-	char *rel = hg_xprintf("%s/compare", s->name);
-	int rc = S_write_page(c, p, rel, 1);
-
-	for (i = 0; i < nch && rc == 0; i++)
-		rc = charts[i].svg ? S_write_beside(c, s->name, charts[i].name, charts[i].svg,
-			charts[i].len) : -1;
-	hg_svgfiles_free(charts, nch);
-	free(rel);
-	hg_page_free(p);
-	free(rows);
-	return rc;
-}
-
-/* results.csv and results.json: every figure of every system, the JSON written by a second
- * thread while this one writes the CSV. */
-typedef struct {
-	const S_ctx *c;
-	const hg_system **systems;
-	const hg_fig **rows;
-	size_t n;
-	int rc;
-	char *error;
-} S_results_job;
-
-static void *S_results_json(void *arg)
-{
-	S_results_job *r = arg;
-	char *text = NULL, *path;
-	size_t len;
-	r->rc = hg_results_json(&text, &len, r->systems, r->c->d->nsystems, 1, r->rows, r->n);
-	if (r->rc == 0) {
-		path = hg_xprintf("%s/results.json", r->c->tmp);
-		r->rc = hg_write_with_gz(path, text, len);
-		free(path);
-		free(text);
-	}
-	if (r->rc != 0)
-		r->error = hg_xstrdup(hg_error_last());
-	return NULL;
-}
-
-static int S_write_results(S_ctx *c)
-{
-	S_results_job r = { c, NULL, NULL, 0, 0, NULL };
-	size_t i;
-	char *text = NULL, *path;
-	size_t len;
-	pthread_t t;
-	int rc, threaded;
-
-	r.systems = calloc(c->d->nsystems + 1, sizeof(*r.systems));
-	for (i = 0; i < c->d->nsystems; i++)
-		r.systems[i] = &c->d->systems[i];
-	r.rows = S_rows(c, (size_t)-1, &r.n);
-	threaded = pthread_create(&t, NULL, S_results_json, &r) == 0;
-	if (!threaded)
-		S_results_json(&r);
-	rc = hg_results_csv(&text, &len, r.rows, r.n);
-	if (rc == 0) {
-		path = hg_xprintf("%s/results.csv", c->tmp);
-		rc = hg_write_with_gz(path, text, len);
-		free(path);
-		free(text);
-	}
-	if (threaded)
-		pthread_join(t, NULL);
-	if (rc == 0 && r.rc != 0)
-		rc = hg_error_set("%s", r.error);
-	free(r.error);
-	free(r.rows);
-	free(r.systems);
-	return rc;
-}
-
-/* The catalog beside the evidence copies, so that site/data renders the site again
- * (hashgen --check --data site/data). */
-static int S_copy_catalog(const S_ctx *c)
-{
-	char *dir = hg_xprintf("%s/data/algorithms", c->tmp);
-	size_t i;
-	int rc = c->d->nentries ? hg_mkdirs(dir) : 0;
-	for (i = 0; i < c->d->nentries && rc == 0; i++) {
-		char *from = hg_xprintf("%s/algorithms/%s.json", c->d->data_dir, c->d->entries[i].id);
-		char *to = hg_xprintf("%s/%s.json", dir, c->d->entries[i].id);
-		rc = S_copy(from, to);
-		free(from);
-		free(to);
-	}
-	free(dir);
-	return rc;
-}
-
 int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 {
 	hg_data *d = NULL;
@@ -1020,8 +926,14 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 		hg_page_free(p);
 		if (r != 0)
 			goto out;
-		if (S_write_compare(&c, k) != 0)
-			goto out;
+		{
+			size_t nrows;
+			const hg_fig **rows = S_rows(&c, k, &nrows);
+			int r2 = hg_site_compare(tmp, template, d, k, rows, nrows, &c.yards[k], &tx);
+			free(rows);
+			if (r2 != 0)
+				goto out;
+		}
 		S_push(&pages, &npages, hg_xprintf("%s/index.html", s->name));
 		S_push(&pages, &npages, hg_xprintf("%s/method.html", s->name));
 		S_push(&pages, &npages, hg_xprintf("%s/compare.html", s->name));
@@ -1033,7 +945,7 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 			char *dir = hg_xprintf("%s/data/%s", tmp, s->name);
 			from = hg_xprintf("%s/%s", s->dir, name);
 			to = hg_xprintf("%s/%s", dir, name);
-			r = hg_mkdirs(dir) == 0 && (access(from, F_OK) != 0 || S_copy(from, to) == 0) ?
+			r = hg_mkdirs(dir) == 0 && (access(from, F_OK) != 0 || hg_site_copy(from, to) == 0) ?
 				0 : -1;
 			free(dir);
 			free(from);
@@ -1049,8 +961,14 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 		if (r != 0)
 			goto out;
 	}
-	if (S_write_results(&c) != 0 || S_copy_catalog(&c) != 0)
-		goto out;
+	{
+		size_t nrows;
+		const hg_fig **rows = S_rows(&c, (size_t)-1, &nrows);
+		int r2 = hg_site_results(tmp, d, rows, nrows);
+		free(rows);
+		if (r2 != 0 || hg_site_catalog(tmp, d) != 0)
+			goto out;
+	}
 	page_path = hg_xprintf("%s/style.css", tmp);
 	if (hg_write_with_gz(page_path, css, strlen(css)) != 0)
 		goto out;

@@ -1,0 +1,102 @@
+/* sitewide.c — the outputs that span the site's pages: each system's comparison page with its
+ * bar charts, results.csv and results.json (the JSON written by a second thread beside the CSV),
+ * and the catalog beside the evidence copies. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "compare.h"
+#include "downloads.h"
+#include "sitewide.h"
+
+int hg_site_compare(const char *tmp, const void *template, const hg_data *d, size_t k,
+	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const hg_texts *tx)
+{
+	const hg_system *s = &d->systems[k];
+	size_t nch = 0, i;
+	hg_svgfile *charts = NULL;
+	hg_page *p = hg_page_compare(d, s, rows, n, y, tx, &charts, &nch);
+	char *rel = hg_xprintf("%s/compare", s->name);
+	int rc = hg_site_write_page(tmp, template, p, rel, 1);
+
+	for (i = 0; i < nch && rc == 0; i++)
+		rc = charts[i].svg ? hg_site_write_beside(tmp, s->name, charts[i].name, charts[i].svg,
+			charts[i].len) : -1;
+	hg_svgfiles_free(charts, nch);
+	free(rel);
+	hg_page_free(p);
+	return rc;
+}
+
+typedef struct {
+	const char *tmp;
+	const hg_system *const *systems;
+	size_t nsystems;
+	const hg_fig *const *rows;
+	size_t n;
+	int rc;
+	char *error;
+} S_json_job;
+
+static void *S_json(void *arg)
+{
+	S_json_job *r = arg;
+	char *text = NULL, *path;
+	size_t len;
+	r->rc = hg_results_json(&text, &len, r->systems, r->nsystems, 1, r->rows, r->n);
+	if (r->rc == 0) {
+		path = hg_xprintf("%s/results.json", r->tmp);
+		r->rc = hg_write_with_gz(path, text, len);
+		free(path);
+		free(text);
+	}
+	if (r->rc != 0)
+		r->error = hg_xstrdup(hg_error_last());
+	return NULL;
+}
+
+int hg_site_results(const char *tmp, const hg_data *d, const hg_fig *const *rows, size_t n)
+{
+	const hg_system **systems = calloc(d->nsystems + 1, sizeof(*systems));
+	S_json_job r = { tmp, NULL, d->nsystems, rows, n, 0, NULL };
+	char *text = NULL, *path;
+	size_t len, i;
+	pthread_t t;
+	int rc, threaded;
+
+	for (i = 0; i < d->nsystems; i++)
+		systems[i] = &d->systems[i];
+	r.systems = systems;
+	threaded = pthread_create(&t, NULL, S_json, &r) == 0;
+	if (!threaded)
+		S_json(&r);
+	rc = hg_results_csv(&text, &len, rows, n);
+	if (rc == 0) {
+		path = hg_xprintf("%s/results.csv", tmp);
+		rc = hg_write_with_gz(path, text, len);
+		free(path);
+		free(text);
+	}
+	if (threaded)
+		pthread_join(t, NULL);
+	if (rc == 0 && r.rc != 0)
+		rc = hg_error_set("%s", r.error);
+	free(r.error);
+	free(systems);
+	return rc;
+}
+
+int hg_site_catalog(const char *tmp, const hg_data *d)
+{
+	char *dir = hg_xprintf("%s/data/algorithms", tmp);
+	size_t i;
+	int rc = d->nentries ? hg_mkdirs(dir) : 0;
+	for (i = 0; i < d->nentries && rc == 0; i++) {
+		char *from = hg_xprintf("%s/algorithms/%s.json", d->data_dir, d->entries[i].id);
+		char *to = hg_xprintf("%s/%s.json", dir, d->entries[i].id);
+		rc = hg_site_copy(from, to);
+		free(from);
+		free(to);
+	}
+	free(dir);
+	return rc;
+}
