@@ -542,6 +542,30 @@ static void S_sample(xmlNodePtr g, double x, double y, const char *colour, const
 		shape == S_DOT ? 1 : 0.75);
 }
 
+/* The group of one series or baseline: its label, its <title> and its line (gaps split it). */
+static xmlNodePtr S_series_group(xmlNodePtr root, const char *cls, const hg_chart_series *s,
+	const S_frame *f, const char *stroke, const char *width, const char *dash)
+{
+	xmlNodePtr g = S_el(root, "g"), p;
+	char *d = S_path(s, f);
+	S_set(g, "class", cls);
+	S_set_text(g, "data-label", s->label);
+	S_textel(g, "title", s->label);
+	if (d[0]) {
+		p = S_el(g, "path");
+		S_set(p, "class", "line");
+		S_set(p, "d", d);
+		S_set(p, "fill", "none");
+		S_set(p, "stroke", stroke);
+		S_set(p, "stroke-width", width);
+		S_set(p, "stroke-linejoin", "round");
+		if (dash)
+			S_set(p, "stroke-dasharray", dash);
+	}
+	free(d);
+	return g;
+}
+
 int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c)
 {
 	const double legend_row = 20, col_w = 356, legend_x = 24;
@@ -659,25 +683,10 @@ int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c)
 	S_place_labels(bl, nbl, &f);
 	for (i = 0; i < c->nseries; i++) {
 		const hg_chart_series *s = &c->series[i];
-		xmlNodePtr g, p;
-		char *d;
+		xmlNodePtr g;
 		if (!s->baseline)
 			continue;
-		g = S_el(root, "g");
-		S_set(g, "class", "baseline");
-		S_set_text(g, "data-label", s->label);
-		S_textel(g, "title", s->label);
-		d = S_path(s, &f);
-		if (d[0]) {
-			p = S_el(g, "path");
-			S_set(p, "class", "line");
-			S_set(p, "d", d);
-			S_set(p, "fill", "none");
-			S_set(p, "stroke", S_GREY);
-			S_set(p, "stroke-width", "1.25");
-			S_set(p, "stroke-dasharray", "5 4");
-		}
-		free(d);
+		g = S_series_group(root, "baseline", s, &f, S_GREY, "1.25", "5 4");
 		for (k = 0; k < s->npoints; k++)
 			if (S_has(&s->points[k]))
 				S_marker(g, S_DOT, S_px(&f, s->points[k].x), S_py(&f, s->points[k].y),
@@ -698,28 +707,11 @@ int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c)
 		const hg_chart_series *s = &c->series[i];
 		const char *colour = S_colours[ord % S_NCOLOURS], *dash = S_dashes[ord % S_NDASHES];
 		const char *shape = S_shapes[ord % S_NSHAPES];
-		xmlNodePtr g, p;
-		char *d;
+		xmlNodePtr g;
 		if (s->baseline)
 			continue;
 		ord++;
-		g = S_el(root, "g");
-		S_set(g, "class", "series");
-		S_set_text(g, "data-label", s->label);
-		S_textel(g, "title", s->label);
-		d = S_path(s, &f);
-		if (d[0]) {
-			p = S_el(g, "path");
-			S_set(p, "class", "line");
-			S_set(p, "d", d);
-			S_set(p, "fill", "none");
-			S_set(p, "stroke", colour);
-			S_set(p, "stroke-width", "2");
-			S_set(p, "stroke-linejoin", "round");
-			if (dash)
-				S_set(p, "stroke-dasharray", dash);
-		}
-		free(d);
+		g = S_series_group(root, "series", s, &f, colour, "2", dash);
 		for (k = 0; k < s->npoints; k++) {
 			const hg_chart_point *pt = &s->points[k];
 			if (!S_has(pt))

@@ -9,15 +9,6 @@
 
 const unsigned long long hg_sizes[HG_NSIZES] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
 
-int hg_size_index(unsigned long long bytes)
-{
-	int i;
-	for (i = 0; i < HG_NSIZES; i++)
-		if (hg_sizes[i] == bytes)
-			return i;
-	return -1;
-}
-
 static char *S_dup(const char *s)
 {
 	return s ? hg_xstrdup(s) : NULL;
@@ -35,18 +26,6 @@ void hg_fig_clear(hg_fig *f)
 	free(f->kat);
 	free(f->record);
 	memset(f, 0, sizeof(*f));
-}
-
-void hg_fig_copy(hg_fig *out, const hg_fig *in)
-{
-	*out = *in;
-	out->system = S_dup(in->system);
-	out->algorithm = S_dup(in->algorithm);
-	out->instance = S_dup(in->instance);
-	out->implementation = S_dup(in->implementation);
-	out->status = S_dup(in->status);
-	out->kat = S_dup(in->kat);
-	out->record = S_dup(in->record);
 }
 
 void hg_figs_free(hg_fig *figs, size_t n)

@@ -143,7 +143,6 @@ int hg_href_ok(const char *href);
 /* The message sizes of the guide (S1–S8), the x axis of the charts. */
 #define HG_NSIZES 8
 extern const unsigned long long hg_sizes[HG_NSIZES];
-int hg_size_index(unsigned long long bytes); /* -1: not a guide size */
 
 /* One timed record as a row of the downloads, the comparison pages and the charts: its raw
  * figures at full precision (the pages round them; the downloads do not). */
@@ -167,8 +166,6 @@ typedef struct {
 int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, const char *id,
 	const hg_sysalg *sa);
 void hg_figs_free(hg_fig *figs, size_t n);
-/* Deep copy of one row into *out. */
-void hg_fig_copy(hg_fig *out, const hg_fig *in);
 void hg_fig_clear(hg_fig *f);
 /* Is the instance extendable-output (its name says XOF or SHAKE)? */
 int hg_fig_xof(const hg_fig *f);
