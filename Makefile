@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libcmark-dev libxml2-dev zlib1g-dev \
 	libjansson-dev libssl-dev libcriterion-dev openssl \
-	chromium python3
+	chromium python3 libseccomp-dev clang libclang-rt-dev
 # The name of this machine's evidence: architecture and host name, e.g. x86_64-lab3.
 SYSTEM ?= $(shell echo "$$(uname -m)-$$(hostname -s 2>/dev/null || echo host)" | tr -c 'A-Za-z0-9_.\n-' '-')
 CMAKE_FLAGS = -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DHB_WERROR=$(if $(CI),ON,OFF)
@@ -43,6 +43,21 @@ site: deps
 	$(BUILD)/bin/hashbench run --system $(SYSTEM) --profile quick --data data $(if $(FRESH),--fresh)
 	$(BUILD)/bin/hashgen --data data --templates templates --out site
 	@echo "make site: open site/index.html (evidence of this machine: data/$(SYSTEM)/)"
+
+# libFuzzer harnesses of tests/fuzz/ (one per reader of outside input), built with clang into
+# build-fuzz/; fuzz-short runs each for FUZZ_TIME seconds over a copy of its seed corpus and fails
+# on any finding; tests/fuzz/long.sh is the long run (10 M executions each).
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME ?= 20
+
+.PHONY: fuzz fuzz-short
+
+fuzz:
+	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DHB_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzzers
+
+fuzz-short: fuzz
+	@FUZZ_BUILD=$(FUZZ_BUILD) tests/fuzz/run.sh --time $(FUZZ_TIME)
 
 clean:
 	rm -rf $(BUILD)

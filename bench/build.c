@@ -54,8 +54,10 @@ static int S_profile_get(char **out, const char *text, const char *path, const c
 		if (*l == '[') {
 			char *end = strchr(l, ']');
 			if (!end) {
+				/* the message quotes the line: set it before the copy goes */
+				hb_error_set("%s: section header without ']': %s", path, l);
 				free(copy);
-				return hb_error_set("%s: section header without ']': %s", path, l);
+				return HB_ERROR;
 			}
 			*end = 0;
 			in = strcmp(S_trim(l + 1), section) == 0;
@@ -63,8 +65,9 @@ static int S_profile_get(char **out, const char *text, const char *path, const c
 		}
 		eq = strchr(l, '=');
 		if (!eq) {
+			hb_error_set("%s: expected 'key = value', got: %s", path, l);
 			free(copy);
-			return hb_error_set("%s: expected 'key = value', got: %s", path, l);
+			return HB_ERROR;
 		}
 		*eq = 0;
 		if (in && strcmp(S_trim(l), key) == 0) {
@@ -222,6 +225,40 @@ static void S_hash_dir_headers(EVP_MD_CTX *ctx, const char *dir)
 	free(names);
 }
 
+int hb_profiles_resolve(char **out_cc, char **out_profile, char **out_cflags, const char *text,
+	const char *path, const char *arch, const char *wanted)
+{
+	char *cc = NULL, *profile = NULL, *cflags = NULL, *pic = NULL;
+	int rc = HB_ERROR;
+
+	*out_cc = *out_profile = *out_cflags = NULL;
+	if (S_choose_profile(&profile, &cflags, text, path, arch, wanted) != 0)
+		goto out;
+	if (S_profile_get(&cc, text, path, arch, "cc") != 0 ||
+		S_profile_get(&pic, text, path, arch, "pic") != 0)
+		goto out;
+	if (!cc) {
+		hb_error_set("%s: no section [%s] with a 'cc' line for this machine", path, arch);
+		goto out;
+	}
+	if (pic && *pic) {
+		char *both = hb_sprintf("%s %s", cflags, pic);
+		free(cflags);
+		cflags = both;
+	}
+	*out_cc = cc;
+	*out_profile = profile;
+	*out_cflags = cflags;
+	cc = profile = cflags = NULL;
+	rc = 0;
+out:
+	free(cc);
+	free(profile);
+	free(cflags);
+	free(pic);
+	return rc;
+}
+
 char *hb_profiles_cc(const char *profiles_path)
 {
 	hb_buf conf;
@@ -254,7 +291,7 @@ int hb_build(hb_build_result **out, const hb_instance *inst, const char *profile
 {
 	hb_build_result *res = calloc(1, sizeof(*res));
 	hb_buf conf = { 0 };
-	char *pic = NULL, *stem = NULL, *dir = NULL, *logpath = NULL, *output = NULL, *tmp = NULL;
+	char *stem = NULL, *dir = NULL, *logpath = NULL, *output = NULL, *tmp = NULL;
 	char **argv = NULL, **flagv = NULL;
 	size_t argc = 0, flagc = 0, i, lib_idx = 0;
 	unsigned char md[32];
@@ -271,21 +308,9 @@ int hb_build(hb_build_result **out, const hb_instance *inst, const char *profile
 		profiles_path = HB_PROFILES_DEFAULT;
 	if (hb_file_read(&conf, profiles_path) != 0)
 		goto out;
-	if (S_choose_profile(&res->profile, &res->cflags, (char *)conf.data, profiles_path, arch,
-			inst->profile ? inst->profile : inst->impl) != 0)
+	if (hb_profiles_resolve(&res->cc, &res->profile, &res->cflags, (char *)conf.data,
+			profiles_path, arch, inst->profile ? inst->profile : inst->impl) != 0)
 		goto out;
-	if (S_profile_get(&res->cc, (char *)conf.data, profiles_path, arch, "cc") != 0 ||
-		S_profile_get(&pic, (char *)conf.data, profiles_path, arch, "pic") != 0)
-		goto out;
-	if (!res->cc) {
-		hb_error_set("%s: no section [%s] with a 'cc' line for this machine", profiles_path, arch);
-		goto out;
-	}
-	if (pic && *pic) {
-		char *both = hb_sprintf("%s %s", res->cflags, pic);
-		free(res->cflags);
-		res->cflags = both;
-	}
 	for (i = 0; inst->extra_cflags[i]; i++) {
 		char *more = hb_sprintf("%s %s", res->cflags, inst->extra_cflags[i]);
 		free(res->cflags);
@@ -381,7 +406,6 @@ out:
 	if (ctx)
 		EVP_MD_CTX_free(ctx);
 	hb_buf_free(&conf);
-	free(pic);
 	free(stem);
 	free(dir);
 	free(logpath);

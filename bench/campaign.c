@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #include "counter.h"
 #include "hashbench.h"
+#include "sandbox.h"
 
 #ifndef HB_GIT_COMMIT
 #define HB_GIT_COMMIT "unknown"
@@ -383,6 +385,8 @@ static json_t *S_system_json(const S_run *r, const char *end)
 		json_object_set_new(sys, "overhead", ov);
 	}
 	json_object_set_new(sys, "warnings", warnings);
+	json_object_set_new(sys, "sandbox", hb_sandbox_json(r->o->time_limit_s ? r->o->time_limit_s :
+		r->prof->time_limit_s));
 	json_object_set_new(sys, "campaign", campaign);
 	return sys;
 }
@@ -764,9 +768,12 @@ static int S_record_reusable(const S_run *r, const char *path, const hb_build_re
 	return ok;
 }
 
-/* The driver's command line for one record (num holds the numbers it points into). */
+/* The driver's command line for one record: argv as the record states it (the library by its
+ * path), run as the sandbox runs it (the library's copy, the result and filter descriptors).
+ * num holds the numbers they point into. */
 typedef struct {
 	char *argv[24];
+	char *run[32];
 	char num[8][32];
 } S_driver_cmd;
 
@@ -801,6 +808,17 @@ static void S_driver_argv(S_driver_cmd *d, const S_run *r, const char *library,
 	d->argv[n++] = "--max-calls";
 	d->argv[n++] = d->num[6];
 	d->argv[n] = NULL;
+	memcpy(d->run, d->argv, (size_t)n * sizeof(char *));
+	d->run[2] = (char *)hb_sandbox_library_path(library);
+	d->run[n++] = "--result-fd";
+	d->run[n++] = "3";
+	if (hb_sandbox_seccomp()) {
+		d->run[n++] = "--filter-fd";
+		d->run[n++] = "6";
+		d->run[n++] = "--report-fd";
+		d->run[n++] = "4";
+	}
+	d->run[n] = NULL;
 }
 
 static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_result *b,
@@ -808,7 +826,8 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 {
 	S_driver_cmd drv;
 	char **argv = drv.argv, started[32], finished[32];
-	char *path = S_record_path(r, inst, bytes), *dir, *output = NULL;
+	char *path = S_record_path(r, inst, bytes), *dir;
+	hb_child run;
 	json_t *rec, *cmd, *env, *res, *child = NULL, *trials;
 	const char *status = "ok";
 	char *detail = NULL;
@@ -818,6 +837,7 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 	int st, i, attempt, disturbed = 0;
 
 	S_driver_argv(&drv, r, b->library, bytes, inst->digest_bits);
+	memset(&run, 0, sizeof(run));
 
 	for (attempt = 0;; attempt++) {
 		char why[160];
@@ -825,33 +845,39 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 		load_before = S_loadavg();
 		khz = S_cur_khz(r);
 		S_utc_now(started);
-		st = hb_run_capture(&output, argv, limit);
+		hb_child_clear(&run);
+		st = hb_sandbox_exec(&run, b->library, limit, drv.run);
 		S_utc_now(finished);
 		load_after = S_loadavg();
 		khz_after = S_cur_khz(r);
-		if (st == HB_ETIMEOUT) {
-			status = "timeout";
-			detail = hb_sprintf("no result after %u s: the child was killed", limit);
-		} else if (st < 0) {
+		free(detail);
+		detail = NULL;
+		if (st != 0) {
 			status = "error";
 			detail = hb_strdup(hb_error_last());
-		} else if (st > 128) {
-			status = "crash";
-			detail = hb_sprintf("the library crashed (signal %d, %s)", st - 128,
-				strsignal(st - 128));
+		} else if (run.status == HB_CHILD_TIMEOUT) {
+			status = "timeout";
+			detail = run.code == SIGXCPU ?
+				hb_sprintf("no result within %u s of CPU time: the child was killed", limit) :
+				hb_sprintf("no result after %u s: the child was killed", limit);
+		} else if (run.status == HB_CHILD_CRASH || run.status == HB_CHILD_VIOLATION ||
+			run.status == HB_CHILD_SETUP) {
+			status = hb_child_status_name(&run);
+			detail = hb_child_describe(&run);
 		} else {
+			const char *res_text = run.result.data ? (const char *)run.result.data : "";
 			json_error_t jerr;
-			child = output ? json_loads(output, JSON_DISABLE_EOF_CHECK, &jerr) : NULL;
+			child = *res_text ? json_loads(res_text, JSON_DISABLE_EOF_CHECK, &jerr) : NULL;
 			if (!child) {
 				status = "error";
-				detail = hb_sprintf("the driver exited with status %d and printed no result%s%s",
-					st, output && *output ? ": " : "", output ? output : "");
+				detail = hb_sprintf("the driver exited with status %d and gave no result",
+					run.code);
 			} else if (json_object_get(child, "error")) {
 				status = "error";
 				detail = hb_strdup(json_string_value(json_object_get(child, "error")));
-			} else if (st != 0 || !json_is_array(json_object_get(child, "trials"))) {
+			} else if (run.code != 0 || !json_is_array(json_object_get(child, "trials"))) {
 				status = "error";
-				detail = hb_sprintf("the driver exited with status %d", st);
+				detail = hb_sprintf("the driver exited with status %d", run.code);
 			}
 		}
 		disturbed = strcmp(status, "ok") == 0 &&
@@ -865,8 +891,6 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 		S_note(r, "%s (%s) hash_%llu: %s; measuring again", inst->name, inst->impl, bytes, why);
 		json_decref(child);
 		child = NULL;
-		free(output);
-		output = NULL;
 	}
 	if (detail) {
 		char *nl;
@@ -905,6 +929,12 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 	json_object_set_new(env, "started", json_string(started));
 	json_object_set_new(env, "finished", json_string(finished));
 	json_object_set_new(rec, "environment", env);
+	json_object_set_new(rec, "sandbox", hb_sandbox_json(limit));
+	if (run.output_len) {
+		/* what the library printed: text in the record, never parsed */
+		json_object_set_new(rec, "output", json_stringn_nocheck(run.output, run.output_len));
+		json_object_set_new(rec, "output_truncated", json_boolean(run.output_truncated));
+	}
 	json_object_set_new(rec, "input", json_pack("{s:s, s:I}", "generator", "splitmix64",
 		"seed", child && json_is_integer(json_object_get(child, "message_seed")) ?
 		json_integer_value(json_object_get(child, "message_seed")) : (json_int_t)0));
@@ -941,11 +971,13 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 		status = "error";
 	}
 	if (strcmp(status, "ok") != 0)
-		S_note(r, "%s (%s) hash_%llu: %s: %s", inst->name, inst->impl, bytes, status,
+		S_note(r, "%s (%s) hash_%llu: %s%s%s", inst->name, inst->impl, bytes,
+			detail && strncmp(detail, status, strlen(status)) == 0 ? "" : status,
+			detail && strncmp(detail, status, strlen(status)) != 0 ? ": " : "",
 			detail ? detail : "");
 	json_decref(rec);
 	json_decref(child);
-	free(output);
+	hb_child_clear(&run);
 	free(detail);
 	free(dir);
 	free(path);
@@ -1037,8 +1069,9 @@ int hb_write_sha256sums(const char *sysdir)
  * call inside the timing loop. Left unknown (< 0) when it cannot be built or run. */
 static void S_empty_call(S_run *r)
 {
-	char *sources[] = { HB_NULL_SOURCE, NULL }, *none[] = { NULL }, *output = NULL;
+	char *sources[] = { HB_NULL_SOURCE, NULL }, *none[] = { NULL };
 	S_driver_cmd cmd;
+	hb_child run;
 	hb_instance inst;
 	hb_build_result *b = NULL;
 	json_t *child, *t;
@@ -1058,8 +1091,9 @@ static void S_empty_call(S_run *r)
 		return;
 	}
 	S_driver_argv(&cmd, r, b->library, 32, 256);
-	if (hb_run_capture(&output, cmd.argv, 60) == 0 && output &&
-		(child = json_loads(output, JSON_DISABLE_EOF_CHECK, NULL)) != NULL) {
+	if (hb_sandbox_exec(&run, b->library, 60, cmd.run) == 0 && run.status == HB_CHILD_OK &&
+		run.result.data &&
+		(child = json_loads((char *)run.result.data, JSON_DISABLE_EOF_CHECK, NULL)) != NULL) {
 		json_array_foreach(json_object_get(child, "trials"), i, t) {
 			cycles += (double)json_integer_value(json_object_get(t, "cycles"));
 			iterations += (double)json_integer_value(json_object_get(t, "iterations"));
@@ -1068,7 +1102,7 @@ static void S_empty_call(S_run *r)
 			r->empty_call_cycles = cycles / iterations;
 		json_decref(child);
 	}
-	free(output);
+	hb_child_clear(&run);
 	hb_build_result_free(b);
 }
 

@@ -115,6 +115,16 @@ const char *hb_kat_set_name(hb_kat_set set); /* "2_12", …, "Loop" */
 /* Parse "2_12,2_23,loop" into a mask of (1 << set). */
 int hb_kat_sets_parse(unsigned *out_mask, const char *list);
 
+/* The readers behind hb_catalog_load, from memory (the fuzz harnesses call them too). A C header
+ * (text NUL-terminated at text_len): 1 with the ALGORITHM_INSTANCE name (caller frees) and
+ * DIGEST_BIT_LENGTH when it defines the instance, 0 when not, <0 when malformed (path names it
+ * in the message). */
+int hb_header_scan(char **out_name, int *out_digest_bits, const char *text, size_t text_len,
+	const char *path);
+/* The sha256 hex that a kat.sha256 text (sha256sum format) lists for the file named want, or
+ * NULL; text is cut into lines in place. Caller frees. */
+char *hb_kat_manifest_find(char *text, const char *want);
+
 /* Sum of the PT_LOAD memory sizes of an ELF file (elfsize.c). */
 int hb_elf_load_size(unsigned long long *out, const char *path);
 
@@ -137,6 +147,11 @@ void hb_build_result_free(hb_build_result *res);
 const char *hb_arch(void); /* x86_64, aarch64, … */
 /* The compiler named by this architecture's profiles (caller frees), NULL when none is. */
 char *hb_profiles_cc(const char *profiles_path);
+/* What a profiles text gives an implementation on arch, from memory (hb_build reads the file and
+ * calls this; so does the fuzz harness): the compiler, the profile chosen for wanted (its own
+ * name, the part before a '-', then fallback) and its flags with pic appended. Caller frees. */
+int hb_profiles_resolve(char **out_cc, char **out_profile, char **out_cflags, const char *text,
+	const char *path, const char *arch, const char *wanted);
 
 /* ---- loading and calling an implementation (impl.c) ---- */
 
@@ -150,10 +165,7 @@ void hb_impl_close(hb_impl *impl);
 int hb_impl_hash(const hb_impl *impl, int digest_bits, const unsigned char *msg,
 	unsigned long long msg_bits, unsigned char *out);
 
-/* Run fn(arg) in a child process with a time limit. The child's exit code is fn's return
- * (0 = success); its one-line error goes back through a pipe. A crash or timeout becomes
- * an error naming the signal or the limit. */
-int hb_sandbox_run(int (*fn)(void *arg), void *arg, unsigned timeout_s);
+/* Children that run submission code: sandbox.h. */
 
 /* ---- the ICCS KAT procedure (kat.c) ---- */
 
@@ -177,16 +189,19 @@ typedef struct {
  * entries whose message is not a whole number of bytes (the generator still draws them). */
 int hb_kat_generate(const hb_impl *impl, const char *instance, int digest_bits,
 	hb_kat_set set, const char *path, int byte_aligned);
-/* The same in a child process with a time limit (0: generous defaults per set), loading the
- * library there: a crash or hang of the library becomes an error. */
+/* The same in a sandboxed child with a time limit (0: generous defaults per set), loading
+ * the library there: a crash, hang or forbidden system call of the library becomes an error.
+ * What the library printed goes to log (when not NULL). */
 int hb_kat_generate_file(const hb_instance *inst, const char *library, hb_kat_set set,
-	const char *path, unsigned time_limit_s);
+	const char *path, unsigned time_limit_s, FILE *log);
 /* Compare two KAT texts entry by entry; 0 when equal, else HB_ERROR with the first
  * difference as the message ("Msg_Len = 9: Dst differs: expected …, got …"). */
 int hb_kat_compare(const char *expected, size_t expected_len, const char *got, size_t got_len,
 	size_t *out_entries);
 /* sha256 of the normalised form (CR and trailing blanks removed, empty lines dropped). */
 void hb_kat_normalised_sha256(char out_hex[65], const char *text, size_t len);
+/* Keep only the entries of a submitted KAT text whose Msg_Len is a whole number of bytes. */
+int hb_kat_keep_byte_aligned(hb_buf *text);
 /* Regenerate (in a sandboxed child, into work_dir) and check the sets in mask that the
  * submission has files or manifest lines for (mask 0 = all it has). time_limit_s bounds each
  * generation (0: generous defaults per set). */

@@ -1,16 +1,9 @@
 /* impl.c — loading one implementation library and calling its CryptHash defensively:
- * guard bytes around the output, and a child process for anything that may crash or hang. */
+ * guard bytes around the output (the child process around it is sandbox.c's). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "hashbench.h"
 
@@ -92,79 +85,4 @@ out:
 	if (buf != stackbuf)
 		free(buf);
 	return ret;
-}
-
-int hb_sandbox_run(int (*fn)(void *arg), void *arg, unsigned timeout_s)
-{
-	int pipefd[2], status = 0;
-	char msg[2048];
-	size_t len = 0;
-	struct timespec start, now;
-	pid_t pid;
-
-	fflush(NULL);
-	if (pipe2(pipefd, O_CLOEXEC) != 0)
-		return hb_error_set("pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return hb_error_set("fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
-		size_t k;
-		int rc;
-		close(pipefd[0]);
-		/* a crash of the library must end this child with its signal, whatever handlers the
-		 * parent had (a sanitizer's, for one) */
-		for (k = 0; k < sizeof(fatal) / sizeof(fatal[0]); k++)
-			signal(fatal[k], SIG_DFL);
-		rc = fn(arg);
-		if (rc != 0) {
-			const char *m = hb_error_last();
-			ssize_t w = write(pipefd[1], m, strlen(m));
-			(void)w;
-		}
-		_exit(rc == 0 ? 0 : 1);
-	}
-	close(pipefd[1]);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (;;) {
-		struct pollfd pfd = { pipefd[0], POLLIN, 0 };
-		long elapsed_ms;
-		int pr;
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		elapsed_ms = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
-		if (timeout_s && elapsed_ms >= (long)timeout_s * 1000) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			close(pipefd[0]);
-			return hb_error_set("no result after %u s (time limit), stopped", timeout_s);
-		}
-		pr = poll(&pfd, 1, 200);
-		if (pr < 0 && errno != EINTR)
-			break;
-		if (pr > 0) {
-			ssize_t n = read(pipefd[0], msg + len, sizeof(msg) - 1 - len);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break; /* child closed its end: it has finished or died */
-			len += (size_t)n;
-			if (len == sizeof(msg) - 1)
-				break;
-		}
-	}
-	close(pipefd[0]);
-	msg[len] = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(status))
-		return hb_error_set("the library crashed (signal %d, %s)", WTERMSIG(status),
-			strsignal(WTERMSIG(status)));
-	if (WEXITSTATUS(status) != 0)
-		return hb_error_set("%s", msg); /* may be empty: the child reported itself */
-	return 0;
 }

@@ -1,11 +1,14 @@
 /* kat.c — the ICCS KAT procedure: regenerate KAT_2_12/2_23/2_33/Loop files with the DRNG and
  * an implementation, and compare them with what the submitter shipped, entry by entry. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hashbench.h"
+#include "sandbox.h"
 
 #define LOOP_ROUNDS 1000000
 #define LOOP_MSG_BYTES 1024
@@ -229,22 +232,29 @@ out:
 	return rc;
 }
 
-int hb_kat_generate(const hb_impl *impl, const char *instance, int digest_bits,
-	hb_kat_set set, const char *path, int byte_aligned)
+static int S_generate(S_text *t, const hb_impl *impl, const char *instance, int digest_bits,
+	hb_kat_set set, int byte_aligned)
 {
-	S_text t = { 0 };
 	int rc;
 
 	if (digest_bits <= 0)
 		return hb_error_set("%s: DIGEST_BIT_LENGTH %d is not positive", instance, digest_bits);
 	if (set == HB_KAT_2_12)
-		rc = S_gen_2_12(&t, impl, digest_bits, byte_aligned);
+		rc = S_gen_2_12(t, impl, digest_bits, byte_aligned);
 	else if (set == HB_KAT_LOOP)
-		rc = S_gen_loop(&t, impl, digest_bits);
+		rc = S_gen_loop(t, impl, digest_bits);
 	else
-		rc = S_gen_long(&t, impl, digest_bits, set);
-	if (rc == 0 && t.oom)
+		rc = S_gen_long(t, impl, digest_bits, set);
+	if (rc == 0 && t->oom)
 		rc = hb_error_set("out of memory writing KAT_%s", hb_kat_set_name(set));
+	return rc;
+}
+
+int hb_kat_generate(const hb_impl *impl, const char *instance, int digest_bits,
+	hb_kat_set set, const char *path, int byte_aligned)
+{
+	S_text t = { 0 };
+	int rc = S_generate(&t, impl, instance, digest_bits, set, byte_aligned);
 	if (rc == 0)
 		rc = hb_file_write_atomic(path, t.data ? t.data : "", t.len);
 	free(t.data);
@@ -421,7 +431,7 @@ void hb_kat_normalised_sha256(char out_hex[65], const char *text, size_t len)
 }
 
 /* Keep only the entries whose Msg_Len is a whole number of bytes (byte-aligned libraries). */
-static int S_keep_byte_aligned(hb_buf *text)
+int hb_kat_keep_byte_aligned(hb_buf *text)
 {
 	S_entries e;
 	S_text t = { 0 };
@@ -453,25 +463,30 @@ static int S_keep_byte_aligned(hb_buf *text)
 /* ---- the whole check of one library ---- */
 
 typedef struct {
-	const char *library;
 	const char *instance;
 	int digest_bits;
 	hb_kat_set set;
-	const char *path;
 	int byte_aligned;
 } S_gen_job;
 
-static int S_gen_child(void *arg)
+/* In the sandboxed child: the whole file goes back on the result channel. */
+static int S_gen_child(const hb_impl *impl, void *arg, int result_fd)
 {
 	const S_gen_job *job = arg;
-	hb_impl *impl;
-	int rc;
+	S_text t = { 0 };
+	size_t off = 0;
+	int rc = S_generate(&t, impl, job->instance, job->digest_bits, job->set, job->byte_aligned);
 
-	if (hb_impl_open(&impl, job->library) != 0)
-		return HB_ERROR;
-	rc = hb_kat_generate(impl, job->instance, job->digest_bits, job->set, job->path,
-		job->byte_aligned);
-	hb_impl_close(impl);
+	while (rc == 0 && off < t.len) {
+		ssize_t n = write(result_fd, t.data + off, t.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			rc = hb_error_set("writing the result: %s", strerror(errno));
+		else
+			off += (size_t)n;
+	}
+	free(t.data);
 	return rc;
 }
 
@@ -482,10 +497,29 @@ static unsigned S_time_limit(hb_kat_set set)
 }
 
 int hb_kat_generate_file(const hb_instance *inst, const char *library, hb_kat_set set,
-	const char *path, unsigned time_limit_s)
+	const char *path, unsigned time_limit_s, FILE *log)
 {
-	S_gen_job job = { library, inst->name, inst->digest_bits, set, path, inst->kat_byte_aligned };
-	return hb_sandbox_run(S_gen_child, &job, time_limit_s ? time_limit_s : S_time_limit(set));
+	S_gen_job job = { inst->name, inst->digest_bits, set, inst->kat_byte_aligned };
+	hb_child c;
+	char *why;
+	int rc;
+
+	if (hb_sandbox_call(&c, library, time_limit_s ? time_limit_s : S_time_limit(set),
+			S_gen_child, &job) != 0)
+		return HB_ERROR;
+	if (c.output_len && log)
+		fprintf(log, "  output of the library (%zu bytes%s):\n%s%s", c.output_len,
+			c.output_truncated ? ", the rest dropped" : "", c.output,
+			c.output[c.output_len - 1] == '\n' ? "" : "\n");
+	why = hb_child_describe(&c);
+	if (why)
+		rc = hb_error_set("%s", why);
+	else
+		rc = hb_file_write_atomic(path, c.result.data ? (char *)c.result.data : "",
+			c.result.len);
+	free(why);
+	hb_child_clear(&c);
+	return rc;
 }
 
 static void S_logf(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -522,7 +556,7 @@ static int S_check_one(hb_kat_file_result *fr, const hb_instance *inst, const ch
 	int rc = 0;
 
 	S_logf(log, "regenerating %s with %s\n", fr->name, library);
-	if (hb_kat_generate_file(inst, library, set, path, time_limit_s) != 0 ||
+	if (hb_kat_generate_file(inst, library, set, path, time_limit_s, log) != 0 ||
 		hb_file_read(&got, path) != 0) {
 		hb_error_prefix("KAT_%s: ", hb_kat_set_name(set));
 		fr->result = "ERROR";
@@ -545,7 +579,7 @@ static int S_check_one(hb_kat_file_result *fr, const hb_instance *inst, const ch
 		hb_sha256(md, exp.data, exp.len);
 		hb_hex(fr->expected_sha256, md, 32, 0);
 		S_logf(log, "  submitted   sha256 %s (%s)\n", fr->expected_sha256, inst->kat_files[set]);
-		if (inst->kat_byte_aligned && S_keep_byte_aligned(&exp) != 0) {
+		if (inst->kat_byte_aligned && hb_kat_keep_byte_aligned(&exp) != 0) {
 			fr->result = "ERROR";
 			fr->detail = hb_strdup(hb_error_last());
 			rc = HB_ERROR;

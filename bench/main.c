@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "hashbench.h"
+#include "sandbox.h"
 
 #ifndef HB_ALGORITHMS_DEFAULT
 #define HB_ALGORITHMS_DEFAULT "bench/algorithms"
@@ -31,6 +32,7 @@ typedef struct {
 	long long bits;    /* --bits, -1 = whole input */
 	long length;       /* --length, 0 = DIGEST_BIT_LENGTH */
 	hb_campaign_opts run;
+	hb_sandbox_config sandbox;
 	char **args;       /* positional arguments */
 	int nargs;
 } S_opts;
@@ -57,7 +59,14 @@ static const char S_usage[] =
 	"options for every command that names an instance:\n"
 	"  --submissions DIR   NGCC packages with algorithm.json (default: the bundled baselines)\n"
 	"  --work DIR          where libraries are built and KAT files regenerated\n"
-	"  --profiles FILE     build profiles (default: bench/profiles.conf)\n";
+	"  --profiles FILE     build profiles (default: bench/profiles.conf)\n"
+	"\n"
+	"the sandbox around every child that runs submission code (digest, kat-gen, kat-check, run):\n"
+	"  --sandbox-user NAME the unprivileged user children run as when hashbench is root\n"
+	"                      (default: nobody)\n"
+	"  --memory-limit SIZE address space of a child, e.g. 4G, 512M (default: 4G)\n"
+	"  --no-sandbox        no namespaces, filter or limits: for debugging only; every page\n"
+	"                      made from such evidence says so\n";
 
 static int S_usage_error(const char *fmt, const char *arg)
 {
@@ -71,6 +80,27 @@ static int S_fail(void)
 {
 	fprintf(stderr, "hashbench: %s\n", hb_error_last());
 	return 1;
+}
+
+/* "4G", "512M", "65536K", "1073741824": bytes, at least 16 MiB */
+static int S_size(unsigned long long *out, const char *v)
+{
+	char *end;
+	unsigned long long n, unit = 1;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno || end == v || v[0] == '-')
+		return -1;
+	if (*end) {
+		const char *units = "KMGT", *u = strchr(units, *end == 'k' ? 'K' : *end);
+		if (!u || !*u || (end[1] && strcmp(end + 1, "iB") != 0 && strcmp(end + 1, "B") != 0))
+			return -1;
+		unit = 1ULL << (10 * (u - units + 1));
+	}
+	if (n > (~0ULL) / unit || n * unit < (16ULL << 20))
+		return -1;
+	*out = n * unit;
+	return 0;
 }
 
 static int S_parse(S_opts *o, int argc, char **argv)
@@ -93,6 +123,9 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		{ "sizes", required_argument, NULL, 'Z' },
 		{ "time-limit", required_argument, NULL, 'L' },
 		{ "spread-limit", required_argument, NULL, 'R' },
+		{ "no-sandbox", no_argument, NULL, 'N' },
+		{ "sandbox-user", required_argument, NULL, 'U' },
+		{ "memory-limit", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,6 +156,13 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		case 'F': o->run.fresh = 1; break;
 		case 'T': o->run.time_failed = 1; break;
 		case 'Z': o->run.sizes = optarg; break;
+		case 'N': o->sandbox.disabled = 1; break;
+		case 'U': o->sandbox.user = optarg; break;
+		case 'M':
+			if (S_size(&o->sandbox.memory_limit, optarg) != 0)
+				return S_usage_error("--memory-limit %s: expected a size such as 4G or 512M "
+					"(at least 16M)", optarg);
+			break;
 		case 'C':
 			errno = 0;
 			o->run.cpu = (int)strtol(optarg, &end, 10);
@@ -179,7 +219,7 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 	int i, nrest = 0, nopt = 1, rc, dashdash = 0;
 	static const char *with_value[] = { "--submissions", "--work", "--profiles", "--out",
 		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
-		"--sizes", "--time-limit", "--spread-limit", NULL };
+		"--sizes", "--time-limit", "--spread-limit", "--sandbox-user", "--memory-limit", NULL };
 
 	if (!rest || !opt_argv) {
 		free(rest);
@@ -278,78 +318,88 @@ static int S_prepare(hb_catalog **out_cat, const hb_instance **out_inst,
 /* ---- digest ---- */
 
 typedef struct {
-	const S_opts *o;
-	const hb_instance *inst;
-	const char *library;
+	int bits;
+	const unsigned char *msg;
+	unsigned long long msg_bits;
 } S_digest_job;
 
-static int S_digest_child(void *arg)
+/* In the sandboxed child: one digest, as hex, on the result channel. */
+static int S_digest_child(const hb_impl *impl, void *arg, int result_fd)
 {
 	const S_digest_job *job = arg;
-	const S_opts *o = job->o;
-	int bits = o->length ? (int)o->length : job->inst->digest_bits, i, failed = 0;
-	size_t outlen = ((size_t)bits + 7) / 8;
+	size_t outlen = ((size_t)job->bits + 7) / 8;
 	unsigned char *digest = malloc(outlen);
-	char *hex = malloc(2 * outlen + 1);
-	hb_impl *impl = NULL;
-	char *only_stdin[] = { "-", NULL };
-	char **files = o->nargs > 1 ? o->args + 1 : only_stdin;
-	int nfiles = o->nargs > 1 ? o->nargs - 1 : 1;
+	char *hex = malloc(2 * outlen + 2);
+	int rc = HB_ERROR;
 
-	if (!digest || !hex) {
-		free(digest);
-		free(hex);
-		return hb_error_set("out of memory");
-	}
-	if (hb_impl_open(&impl, job->library) != 0) {
-		free(digest);
-		free(hex);
-		return HB_ERROR;
-	}
-	for (i = 0; i < nfiles; i++) {
-		hb_buf in;
-		unsigned long long msg_bits;
-		if (hb_file_read_raw(&in, files[i]) != 0) {
-			fprintf(stderr, "hashbench: %s\n", hb_error_last());
-			failed = 1;
-			continue;
-		}
-		msg_bits = 8ULL * in.len;
-		if (o->bits >= 0) {
-			if ((unsigned long long)o->bits > msg_bits) {
-				fprintf(stderr, "hashbench: --bits %lld: %s has only %llu bits\n", o->bits,
-					strcmp(files[i], "-") ? files[i] : "standard input", msg_bits);
-				hb_buf_free(&in);
-				failed = 1;
-				continue;
-			}
-			msg_bits = (unsigned long long)o->bits;
-			/* the bits after the message in its last byte are zero, as NGCC requires */
-			if (msg_bits % 8)
-				in.data[msg_bits / 8] &= (unsigned char)(0xff << (8 - msg_bits % 8));
-		}
-		if (hb_impl_hash(impl, bits, in.data, msg_bits, digest) != 0) {
-			if (o->length)
-				fprintf(stderr, "hashbench: --length %ld: %s refused a %ld-bit output: %s\n",
-					o->length, job->inst->name, o->length, hb_error_last());
-			else
-				fprintf(stderr, "hashbench: %s: %s: %s\n", job->inst->name,
-					strcmp(files[i], "-") ? files[i] : "standard input", hb_error_last());
-			hb_buf_free(&in);
-			failed = 1;
-			continue;
-		}
+	if (!digest || !hex)
+		hb_error_set("out of memory");
+	else if (hb_impl_hash(impl, job->bits, job->msg, job->msg_bits, digest) == 0) {
 		hb_hex(hex, digest, outlen, 0);
-		printf("%s  %s\n", hex, files[i]);
-		fflush(stdout);
-		hb_buf_free(&in);
+		strcat(hex, "\n");
+		rc = write(result_fd, hex, strlen(hex)) == (ssize_t)strlen(hex) ? 0 :
+			hb_error_set("writing the result: %s", strerror(errno));
 	}
-	hb_impl_close(impl);
 	free(digest);
 	free(hex);
-	if (failed)
-		return hb_error_set("%s", ""); /* already reported, one line per file */
-	return 0;
+	return rc;
+}
+
+/* Hash one file in a sandboxed child and print its line; 0 or 1 (reported). */
+static int S_digest_one(const S_opts *o, const hb_instance *inst, const char *library,
+	const char *file)
+{
+	const char *name = strcmp(file, "-") ? file : "standard input";
+	S_digest_job job;
+	hb_buf in;
+	hb_child c;
+	char *why = NULL;
+	int failed = 0;
+
+	if (hb_file_read_raw(&in, file) != 0) {
+		fprintf(stderr, "hashbench: %s\n", hb_error_last());
+		return 1;
+	}
+	job.bits = o->length ? (int)o->length : inst->digest_bits;
+	job.msg = in.data;
+	job.msg_bits = 8ULL * in.len;
+	if (o->bits >= 0) {
+		if ((unsigned long long)o->bits > job.msg_bits) {
+			fprintf(stderr, "hashbench: --bits %lld: %s has only %llu bits\n", o->bits, name,
+				job.msg_bits);
+			hb_buf_free(&in);
+			return 1;
+		}
+		job.msg_bits = (unsigned long long)o->bits;
+		/* the bits after the message in its last byte are zero, as NGCC requires */
+		if (job.msg_bits % 8)
+			in.data[job.msg_bits / 8] &= (unsigned char)(0xff << (8 - job.msg_bits % 8));
+	}
+	if (hb_sandbox_call(&c, library, 0, S_digest_child, &job) != 0) {
+		fprintf(stderr, "hashbench: %s: %s\n", inst->name, hb_error_last());
+		hb_buf_free(&in);
+		return 1;
+	}
+	if (c.output_len)
+		fprintf(stderr, "hashbench: %s printed (%zu bytes%s):\n%s\n", inst->name,
+			c.output_len, c.output_truncated ? ", the rest dropped" : "", c.output);
+	why = hb_child_describe(&c);
+	if (why) {
+		if (o->length && c.status == HB_CHILD_FAILED)
+			fprintf(stderr, "hashbench: --length %ld: %s refused a %ld-bit output: %s\n",
+				o->length, inst->name, o->length, why);
+		else
+			fprintf(stderr, "hashbench: %s: %s: %s\n", inst->name, name, why);
+		failed = 1;
+	} else {
+		const char *hex = c.result.data ? (const char *)c.result.data : "";
+		printf("%.*s  %s\n", (int)strcspn(hex, "\n"), hex, file);
+		fflush(stdout);
+	}
+	free(why);
+	hb_child_clear(&c);
+	hb_buf_free(&in);
+	return failed;
 }
 
 static int S_cmd_digest(const S_opts *o)
@@ -357,8 +407,7 @@ static int S_cmd_digest(const S_opts *o)
 	hb_catalog *cat = NULL;
 	const hb_instance *inst;
 	hb_build_result *build = NULL;
-	S_digest_job job;
-	int rc = 0;
+	int rc = 0, i;
 
 	if (o->nargs < 1)
 		return S_usage_error("%s", "digest: which instance? (hashbench digest SM3 FILE)");
@@ -366,14 +415,10 @@ static int S_cmd_digest(const S_opts *o)
 		rc = S_fail();
 		goto out;
 	}
-	job.o = o;
-	job.inst = inst;
-	job.library = build->library;
-	if (hb_sandbox_run(S_digest_child, &job, 0) != 0) {
-		if (hb_error_last()[0] && strcmp(hb_error_last(), "unknown error") != 0)
-			fprintf(stderr, "hashbench: %s: %s\n", inst->name, hb_error_last());
-		rc = 1;
-	}
+	if (o->nargs == 1)
+		rc = S_digest_one(o, inst, build->library, "-");
+	for (i = 1; i < o->nargs; i++)
+		rc |= S_digest_one(o, inst, build->library, o->args[i]);
 out:
 	hb_build_result_free(build);
 	hb_catalog_free(cat);
@@ -405,7 +450,7 @@ static int S_cmd_kat_gen(const S_opts *o)
 		name = hb_sprintf("KAT_%s_%s.txt", hb_kat_set_name(s), inst->name);
 		path = hb_path_join(out_dir, name);
 		if (hb_kat_generate_file(inst, build->library, (hb_kat_set)s, path,
-				o->run.time_limit_s) != 0 || hb_sha256_file(sha, path) != 0) {
+				o->run.time_limit_s, stderr) != 0 || hb_sha256_file(sha, path) != 0) {
 			fprintf(stderr, "hashbench: %s (%s): %s: %s\n", inst->name, inst->impl, name,
 				hb_error_last());
 			rc = 1;
@@ -577,6 +622,12 @@ int main(int argc, char **argv)
 	}
 	if ((rc = S_parse_all(&o, argc - 1, argv + 1)) != 0)
 		return rc;
+	o.sandbox.scratch = o.work;
+	if (strcmp(cmd, "list") != 0 && (hb_mkdir_p(o.work) != 0 ||
+			hb_sandbox_configure(&o.sandbox, stderr) != 0)) {
+		free(o.args);
+		return S_usage_error("%s", hb_error_last());
+	}
 	if (strcmp(cmd, "list") == 0)
 		rc = S_cmd_list(&o);
 	else if (strcmp(cmd, "digest") == 0)

@@ -1,10 +1,12 @@
-/* measure.c — hashbench-measure, the timing driver the campaign runs in a fresh child per
- * record: pinned to one CPU, it loads only the library under test, times CryptHash on one message
- * size in calibrated rounds, and prints the trials and memory figures as one JSON object.
- * It links nothing but libc, so its memory figures are the library's and the driver's alone. */
+/* measure.c — hashbench-measure, the timing driver the campaign runs in a fresh sandboxed child
+ * per record: pinned to one CPU, it loads only the library under test, applies the seccomp filter
+ * it is given, times CryptHash on one message size in calibrated rounds, and writes the trials
+ * and memory figures as one JSON object on its result descriptor. It links nothing but libc, so
+ * its memory figures are the library's and the driver's alone. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "counter.h"
+#include "lockdown.h"
 
 #define GUARD_LEN 64
 #define GUARD_BYTE 0xA5
@@ -26,10 +29,46 @@ typedef struct {
 	const char *library, *counter;
 	unsigned long long bytes, seed, max_calls;
 	int digest_bits, cpu, rounds;
+	int result_fd, filter_fd, report_fd;
 	double round_ms, warmup_ms;
 } S_args;
 
 static volatile unsigned char S_sink; /* keeps every digest live */
+
+/* The result, built in memory and written with write(2) alone: stdio's first write would make
+ * system calls the filter refuses, and stdout belongs to the library. */
+static struct {
+	char data[131072];
+	size_t len;
+	int fd;
+} S_out = { .fd = 1 };
+
+static void S_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void S_printf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = vsnprintf(S_out.data + S_out.len, sizeof(S_out.data) - S_out.len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		S_out.len += (size_t)n < sizeof(S_out.data) - S_out.len ? (size_t)n :
+			sizeof(S_out.data) - S_out.len - 1;
+}
+
+static void S_flush(void)
+{
+	size_t off = 0;
+	while (off < S_out.len) {
+		ssize_t n = write(S_out.fd, S_out.data + off, S_out.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	S_out.len = 0;
+}
 
 static void S_fail(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 static void S_fail(int code, const char *fmt, ...)
@@ -40,19 +79,20 @@ static void S_fail(int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	printf("{\"error\": \"");
+	S_out.len = 0;
+	S_printf("{\"error\": \"");
 	for (i = 0; msg[i]; i++) {
 		unsigned char ch = (unsigned char)msg[i];
 		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
+			S_printf("\\%c", ch);
 		else if (ch < 0x20)
-			printf("\\u%04x", ch);
+			S_printf("\\u%04x", ch);
 		else
-			putchar(ch);
+			S_printf("%c", ch);
 	}
-	printf("\"}\n");
-	fflush(stdout);
-	exit(code);
+	S_printf("\"}\n");
+	S_flush();
+	_exit(code);
 }
 
 static unsigned long long S_number(const char *opt, const char *v)
@@ -82,21 +122,19 @@ static void S_fill(unsigned char *buf, unsigned long long n, unsigned long long 
 	}
 }
 
-static long S_status_kib(const char *field)
+/* A field of /proc/self/status, read with pread from a descriptor opened before the lockdown. */
+static long S_status_kib(int fd, const char *field)
 {
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
+	char text[4096], *p;
 	size_t n = strlen(field);
-	long v = -1;
-	if (!f)
+	ssize_t len;
+	if (fd < 0 || (len = pread(fd, text, sizeof(text) - 1, 0)) <= 0)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, field, n) == 0 && line[n] == ':') {
-			v = strtol(line + n + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
+	text[len] = 0;
+	for (p = text; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (strncmp(p, field, n) == 0 && p[n] == ':')
+			return strtol(p + n + 1, NULL, 10);
+	return -1;
 }
 
 static void S_check_guards(const unsigned char *buf, size_t outlen, const char *when)
@@ -118,6 +156,9 @@ static void S_parse(S_args *a, int argc, char **argv)
 	a->max_calls = 20000;
 	a->seed = 0x6861736862656e63ULL; /* "hashbenc" */
 	a->cpu = -1;
+	a->result_fd = 1;
+	a->filter_fd = -1;
+	a->report_fd = 2;
 	for (i = 1; i < argc; i++) {
 		const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!v)
@@ -143,13 +184,19 @@ static void S_parse(S_args *a, int argc, char **argv)
 			a->max_calls = S_number(opt, v);
 		else if (strcmp(opt, "--seed") == 0)
 			a->seed = S_number(opt, v);
+		else if (strcmp(opt, "--result-fd") == 0)
+			S_out.fd = a->result_fd = (int)S_number(opt, v);
+		else if (strcmp(opt, "--filter-fd") == 0)
+			a->filter_fd = (int)S_number(opt, v);
+		else if (strcmp(opt, "--report-fd") == 0)
+			a->report_fd = (int)S_number(opt, v);
 		else
 			S_fail(2, "%s: unknown option", opt);
 	}
 	if (!a->library || a->digest_bits <= 0 || a->bytes == 0)
 		S_fail(2, "usage: hashbench-measure --library LIB --bytes N --digest-bits D "
 			"[--cpu N] [--counter NAME] [--rounds R] [--round-ms MS] [--warmup-ms MS] "
-			"[--max-calls N] [--seed N]");
+			"[--max-calls N] [--seed N] [--result-fd FD] [--filter-fd FD] [--report-fd FD]");
 	if (a->rounds < 1 || a->rounds > MAX_ROUNDS)
 		S_fail(2, "--rounds %d: expected 1 to %d", a->rounds, MAX_ROUNDS);
 }
@@ -165,7 +212,9 @@ int main(int argc, char **argv)
 	unsigned long long msg_bits, warm_calls = 0, per_round, r, i;
 	uint64_t t0, t1, c0, c1, warm_ns, *cycles, *nanos, samples[NSAMPLES];
 	long baseline_rss, peak_rss;
-	int rc = 0;
+	void *filter = NULL;
+	unsigned short filter_len = 0;
+	int rc = 0, status_fd;
 
 	S_parse(&a, argc, argv);
 	{
@@ -196,6 +245,9 @@ int main(int argc, char **argv)
 	S_fill(msg, a.bytes, a.seed);
 	memset(out, GUARD_BYTE, outlen + 2 * GUARD_LEN);
 	msg_bits = 8ULL * a.bytes;
+	status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (a.filter_fd >= 0 && hb_lockdown_read(&filter, &filter_len, a.filter_fd) != 0)
+		S_fail(3, "cannot read the seccomp filter: %s", strerror(errno));
 
 	handle = dlopen(a.library, RTLD_NOW | RTLD_LOCAL);
 	if (!handle)
@@ -204,7 +256,10 @@ int main(int argc, char **argv)
 	if (!sym)
 		S_fail(3, "%s has no CryptHash function", a.library);
 	*(void **)&fn = sym;
-	baseline_rss = S_status_kib("VmRSS");
+	baseline_rss = S_status_kib(status_fd, "VmRSS");
+	/* the library's constructors have run: from here on, only the calls hashing needs */
+	if (filter && hb_lockdown(filter, filter_len, a.report_fd) != 0)
+		S_fail(3, "cannot apply the seccomp filter: %s", strerror(errno));
 
 	/* warm-up, which also times one call for the calibration */
 	t0 = hb_now_ns();
@@ -247,27 +302,32 @@ int main(int argc, char **argv)
 	if (rc != 0)
 		S_fail(3, "CryptHash returned non-zero in a single timed call");
 	S_check_guards(out, outlen, "single calls");
-	peak_rss = S_status_kib("VmHWM");
+	peak_rss = S_status_kib(status_fd, "VmHWM");
 
 	/* printed only now, so a failure leaves one error object and nothing else */
-	printf("{\"counter\": \"%s\", \"cpu\": %d, \"message_seed\": %llu, ",
+	S_printf("{\"counter\": \"%s\", \"cpu\": %d, \"message_seed\": %llu, ",
 		hb_counter_name(&counter), a.cpu, a.seed);
-	printf("\"calibration\": {\"warmup_calls\": %llu, \"warmup_ns\": %llu, "
+	S_printf("\"calibration\": {\"warmup_calls\": %llu, \"warmup_ns\": %llu, "
 		"\"calls_per_round\": %llu, \"round_ms\": %g, \"max_calls\": %llu}, \"trials\": [",
 		warm_calls, (unsigned long long)warm_ns, per_round, a.round_ms, a.max_calls);
 	for (r = 0; r < (unsigned long long)a.rounds; r++)
-		printf("%s{\"iterations\": %llu, \"cycles\": %llu, \"ns\": %llu}", r ? ", " : "",
+		S_printf("%s{\"iterations\": %llu, \"cycles\": %llu, \"ns\": %llu}", r ? ", " : "",
 			per_round, (unsigned long long)cycles[r], (unsigned long long)nanos[r]);
-	printf("], \"samples\": [");
+	S_printf("], \"samples\": [");
 	for (i = 0; i < NSAMPLES; i++)
-		printf("%s%llu", i ? ", " : "", (unsigned long long)samples[i]);
-	printf("], \"resources\": {\"baseline_rss_kib\": %ld, \"peak_rss_kib\": %ld}}\n",
+		S_printf("%s%llu", i ? ", " : "", (unsigned long long)samples[i]);
+	S_printf("], \"resources\": {\"baseline_rss_kib\": %ld, \"peak_rss_kib\": %ld}}\n",
 		baseline_rss, peak_rss);
-	fflush(stdout);
-	hb_counter_close(&counter);
+	S_flush();
+	if (!filter)
+		hb_counter_close(&counter); /* close(2) is not among the calls the filter allows */
 	free(msg);
 	free(out);
 	free(cycles);
 	free(nanos);
-	return 0;
+	/* the result is out: no destructors or atexit work of the library (OpenSSL's clean-up, for
+	 * one) under the filter, only what it printed */
+	fflush(stdout);
+	fflush(stderr);
+	_exit(0);
 }

@@ -254,25 +254,23 @@ typedef struct {
 	int digest_bits;
 } S_header_info;
 
-/* 1 when the file defines ALGORITHM_INSTANCE, 0 when not, <0 on a malformed definition. */
-static int S_read_header(S_header_info *info, const char *path)
+int hb_header_scan(char **out_name, int *out_digest_bits, const char *text, size_t text_len,
+	const char *path)
 {
-	hb_buf buf;
 	char *code = NULL, *inst = NULL, *bits = NULL, *p;
 	long v;
 	int rc = 0;
 
-	memset(info, 0, sizeof(*info));
-	if (hb_file_read(&buf, path) != 0)
-		return HB_ERROR;
-	if (!strstr((char *)buf.data, "ALGORITHM_INSTANCE"))
+	*out_name = NULL;
+	*out_digest_bits = 0;
+	if (!strstr(text, "ALGORITHM_INSTANCE"))
 		goto out;
-	code = S_code_only((char *)buf.data, buf.len);
+	code = S_code_only(text, text_len);
 	if (!code) {
 		rc = hb_error_set("out of memory");
 		goto out;
 	}
-	inst = S_define_value(code, (char *)buf.data, "ALGORITHM_INSTANCE");
+	inst = S_define_value(code, text, "ALGORITHM_INSTANCE");
 	if (!inst)
 		goto out;
 	if (inst[0] != '"' || strlen(inst) < 2 || inst[strlen(inst) - 1] != '"') {
@@ -289,7 +287,7 @@ static int S_read_header(S_header_info *info, const char *path)
 			"'-' or '_'", path, inst);
 		goto out;
 	}
-	bits = S_define_value(code, (char *)buf.data, "DIGEST_BIT_LENGTH");
+	bits = S_define_value(code, text, "DIGEST_BIT_LENGTH");
 	if (!bits) {
 		rc = hb_error_set("%s: defines ALGORITHM_INSTANCE but not DIGEST_BIT_LENGTH", path);
 		goto out;
@@ -305,14 +303,27 @@ static int S_read_header(S_header_info *info, const char *path)
 			path, bits);
 		goto out;
 	}
-	info->name = inst;
-	info->digest_bits = (int)v;
+	*out_name = inst;
+	*out_digest_bits = (int)v;
 	inst = NULL;
 	rc = 1;
 out:
 	free(inst);
 	free(bits);
 	free(code);
+	return rc;
+}
+
+/* 1 when the file defines ALGORITHM_INSTANCE, 0 when not, <0 on a malformed definition. */
+static int S_read_header(S_header_info *info, const char *path)
+{
+	hb_buf buf;
+	int rc;
+
+	memset(info, 0, sizeof(*info));
+	if (hb_file_read(&buf, path) != 0)
+		return HB_ERROR;
+	rc = hb_header_scan(&info->name, &info->digest_bits, (char *)buf.data, buf.len, path);
 	hb_buf_free(&buf);
 	return rc;
 }
@@ -557,6 +568,27 @@ static int S_instance_build(hb_instance *inst, const hb_algorithm *alg, json_t *
 	return rc;
 }
 
+char *hb_kat_manifest_find(char *text, const char *want)
+{
+	char *line, *save = NULL;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		/* sha256sum format: 64 hex digits, a space, ' ' or '*' (binary), the name */
+		char hex[65], *name = line + 64;
+		size_t end;
+		if (strspn(line, "0123456789abcdefABCDEF") != 64 || *name != ' ')
+			continue;
+		name += (name[1] == ' ' || name[1] == '*') ? 2 : 1;
+		end = strlen(name);
+		while (end > 0 && (name[end - 1] == '\r' || name[end - 1] == ' '))
+			name[--end] = 0;
+		memcpy(hex, line, 64);
+		hex[64] = 0;
+		if (strcmp(S_base(name), want) == 0)
+			return hb_strdup(hex);
+	}
+	return NULL;
+}
+
 /* Submitted KAT files: KAT_<set>_<instance>.txt[.gz] anywhere in the package, the copy
  * nearest to the instance folder first; kat.sha256 lines for the sets without a file. */
 static void S_find_kat(hb_instance *inst, char **files)
@@ -581,28 +613,11 @@ static void S_find_kat(hb_instance *inst, char **files)
 		}
 		for (i = 0; files[i] && !inst->kat_files[s] && !inst->kat_manifest[s]; i++) {
 			hb_buf buf;
-			char *line, *save = NULL;
 			if (strcmp(S_base(files[i]), "kat.sha256") != 0 || hb_file_read(&buf, files[i]) != 0)
 				continue;
-			for (line = strtok_r((char *)buf.data, "\n", &save); line;
-				line = strtok_r(NULL, "\n", &save)) {
-				/* sha256sum format: 64 hex digits, a space, ' ' or '*' (binary), the name */
-				char hex[65], *name = line + 64;
-				size_t end;
-				if (strspn(line, "0123456789abcdefABCDEF") != 64 || *name != ' ')
-					continue;
-				name += (name[1] == ' ' || name[1] == '*') ? 2 : 1;
-				end = strlen(name);
-				while (end > 0 && (name[end - 1] == '\r' || name[end - 1] == ' '))
-					name[--end] = 0;
-				memcpy(hex, line, 64);
-				hex[64] = 0;
-				if (strcmp(S_base(name), want) == 0) {
-					inst->kat_manifest[s] = hb_strdup(hex);
-					inst->kat_manifest_file[s] = hb_strdup(files[i]);
-					break;
-				}
-			}
+			inst->kat_manifest[s] = hb_kat_manifest_find((char *)buf.data, want);
+			if (inst->kat_manifest[s])
+				inst->kat_manifest_file[s] = hb_strdup(files[i]);
 			hb_buf_free(&buf);
 		}
 		free(want);

@@ -1,5 +1,6 @@
 /* cache.c — the rebuild cache (see cache.h): a sorted text file, looked up by binary search. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,9 @@ static char *S_get_str(const char *s)
 	out = o = hg_xstrdup(s);
 	for (; *s; s++) {
 		unsigned v;
-		if (*s == '%' && sscanf(s + 1, "%2x", &v) == 1) {
+		/* two hex digits or the '%' stays as it is: "%4" at the end must not skip the NUL */
+		if (*s == '%' && isxdigit((unsigned char)s[1]) && isxdigit((unsigned char)s[2]) &&
+			sscanf(s + 1, "%2x", &v) == 1) {
 			*o++ = (char)v;
 			s += 2;
 		} else {

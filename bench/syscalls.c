@@ -1,0 +1,102 @@
+/* syscalls.c — the system calls a sandboxed child may still make once submission code runs,
+ * as a seccomp filter built with libseccomp, and the names of the calls it refuses. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "hashbench.h"
+#include "sandbox.h"
+
+/* Decided from what the driver and the KAT generator do after the library is loaded: hash,
+ * read the counter and the clock, write the result, free memory, exit. Each entry says why. */
+static const struct {
+	const char *name, *why;
+} S_allowed[] = {
+	{ "read", "the cycle counter (perf_event) and files opened before the lockdown" },
+	{ "pread64", "the driver's /proc/self/status, opened before the lockdown" },
+	{ "write", "the result channel and the captured output" },
+	{ "mmap", "memory" },
+	{ "munmap", "memory" },
+	{ "mremap", "memory" },
+	{ "brk", "memory" },
+	{ "madvise", "memory" },
+	{ "mprotect", "memory" },
+	{ "clock_gettime", "the clock (when the vDSO falls back to the kernel)" },
+	{ "clock_getres", "the clock" },
+	{ "gettimeofday", "the clock" },
+	{ "fstat", "stdio's first write (descriptor only)" },
+	{ "newfstatat", "stdio's first write (descriptor only: AT_EMPTY_PATH)" },
+	{ "futex", "glibc's locks and once-only initialisation (pthread_once)" },
+	{ "rt_sigreturn", "returning from a signal handler" },
+	{ "rt_sigprocmask", "abort()" },
+	{ "getpid", "abort()" },
+	{ "gettid", "abort()" },
+	{ "tgkill", "abort() (SIGABRT only)" },
+	{ "exit", "exiting" },
+	{ "exit_group", "exiting" },
+};
+
+const char *hb_syscall_allowed(size_t i)
+{
+	return i < sizeof(S_allowed) / sizeof(S_allowed[0]) ? S_allowed[i].name : NULL;
+}
+
+int hb_syscall_filter(int *out_fd)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
+	size_t i;
+	int fd = -1, rc = 0;
+
+	*out_fd = -1;
+	if (!ctx)
+		return hb_error_set("seccomp: cannot start a filter");
+	/* another architecture's calls (int 0x80 on x86-64) are refused without a report */
+	if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS)) != 0)
+		goto fail;
+	for (i = 0; i < sizeof(S_allowed) / sizeof(S_allowed[0]); i++) {
+		int nr = seccomp_syscall_resolve_name(S_allowed[i].name);
+		if (nr == __NR_SCMP_ERROR)
+			continue; /* not a call of this architecture (fstat on aarch64) */
+		if (strcmp(S_allowed[i].name, "tgkill") == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A2(SCMP_CMP_EQ, SIGABRT));
+		else if (strcmp(S_allowed[i].name, "newfstatat") == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+				SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH));
+		else
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+		if (rc != 0)
+			goto fail;
+	}
+	fd = memfd_create("hashbench-seccomp", MFD_CLOEXEC);
+	if (fd < 0) {
+		seccomp_release(ctx);
+		return hb_error_set("seccomp: memfd_create: %s", strerror(errno));
+	}
+	if ((rc = seccomp_export_bpf(ctx, fd)) != 0)
+		goto fail;
+	seccomp_release(ctx);
+	*out_fd = fd;
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	seccomp_release(ctx);
+	return hb_error_set("seccomp: cannot build the filter: %s", strerror(rc < 0 ? -rc : EINVAL));
+}
+
+void hb_syscall_name(char *buf, size_t n, int nr)
+{
+	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+	if (name)
+		snprintf(buf, n, "%s", name);
+	else
+		snprintf(buf, n, "system call %d", nr);
+	free(name);
+}

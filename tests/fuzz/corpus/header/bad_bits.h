@@ -1,0 +1,2 @@
+#define ALGORITHM_INSTANCE "toy_256"
+#define DIGEST_BIT_LENGTH -1

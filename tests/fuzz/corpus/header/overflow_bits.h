@@ -1,0 +1,3 @@
+#define ALGORITHM_INSTANCE "toy_256"
+#define DIGEST_BIT_LENGTH 99999999999999999999
+/* unterminated
