@@ -40,7 +40,7 @@ static int S_check_record(json_t *j, const char *path, char **why)
 	if (strcmp(op, want_op) != 0 || bytes <= 0)
 		return S_fail(why, path, "operation does not match message_bytes", NULL);
 	if (strcmp(status, "ok") && strcmp(status, "crash") && strcmp(status, "timeout") &&
-		strcmp(status, "error"))
+		strcmp(status, "error") && strcmp(status, "violation"))
 		return S_fail(why, path, "status: unknown value ", status);
 	if (strcmp(status, "ok") != 0 && !json_is_string(json_object_get(j, "detail")))
 		return S_fail(why, path, "a failed record has no detail", NULL);
