@@ -751,17 +751,20 @@ static char *S_record_path(const S_run *r, const hb_instance *inst, unsigned lon
 	return p;
 }
 
-/* A finished record is kept when its library and profile are unchanged. */
+/* A finished record is kept when its library, its profile and whether it was sandboxed are
+ * unchanged (a record of an earlier version, without "sandbox", was not). */
 static int S_record_reusable(const S_run *r, const char *path, const hb_build_result *b)
 {
 	json_t *j = json_load_file(path, 0, NULL), *lib, *prof, *st;
+	int sandboxed;
 	int ok;
 	if (!j)
 		return 0;
 	lib = json_object_get(json_object_get(j, "build"), "library_sha256");
 	prof = json_object_get(j, "profile");
 	st = json_object_get(j, "status");
-	ok = json_is_string(lib) && strcmp(json_string_value(lib), b->library_sha256) == 0 &&
+	sandboxed = json_is_true(json_object_get(json_object_get(j, "sandbox"), "enabled"));
+	ok = sandboxed == hb_sandbox_enabled() && json_is_string(lib) && strcmp(json_string_value(lib), b->library_sha256) == 0 &&
 		json_is_string(prof) && strcmp(json_string_value(prof), r->prof->name) == 0 &&
 		json_is_string(st) && json_is_array(json_object_get(j, "trials"));
 	json_decref(j);

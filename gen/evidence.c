@@ -370,17 +370,12 @@ out:
 
 /* ---- a system ---- */
 
-static int S_load_sums(hg_system *s)
+int hg_sums_parse(hg_system *s, char *text, const char *path)
 {
-	char *path = hg_xprintf("%s/SHA256SUMS", s->dir), *text, *line, *save = NULL;
-	size_t len, cap = 0;
+	char *line, *save = NULL;
+	size_t cap = 0;
 	int lineno = 0, rc = 0;
 
-	if (hg_read_file(&text, &len, path) != 0) {
-		/* no SHA256SUMS: every file will show as unlisted */
-		free(path);
-		return 0;
-	}
 	for (line = strtok_r(text, "\n", &save); line && rc == 0; line = strtok_r(NULL, "\n", &save)) {
 		char *name = line + 64;
 		lineno++;
@@ -410,8 +405,6 @@ static int S_load_sums(hg_system *s)
 		memcpy(s->sums[s->nsums].sha256, line, 65);
 		s->nsums++;
 	}
-	free(text);
-	free(path);
 	if (rc == 0 && s->nsums > 1) {
 		size_t i;
 		/* SHA256SUMS is written sorted; a sorted check keeps lookups a binary search */
@@ -428,6 +421,23 @@ static int S_load_sums(hg_system *s)
 				}
 		}
 	}
+	return rc;
+}
+
+static int S_load_sums(hg_system *s)
+{
+	char *path = hg_xprintf("%s/SHA256SUMS", s->dir), *text;
+	size_t len;
+	int rc;
+
+	if (hg_read_file(&text, &len, path) != 0) {
+		/* no SHA256SUMS: every file will show as unlisted */
+		free(path);
+		return 0;
+	}
+	rc = hg_sums_parse(s, text, path);
+	free(text);
+	free(path);
 	return rc;
 }
 
@@ -582,6 +592,14 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 			S_push(&s->warnings, &n, hg_xstrdup(json_string_value(v)));
 		}
 	}
+	s->sandbox = hg_sandbox_describe(json_object_get(j, "sandbox"), &s->sandbox_off);
+	if (s->sandbox_off == 1) {
+		size_t n = 0;
+		while (s->warnings[n])
+			n++;
+		S_push(&s->warnings, &n, hg_xstrdup("Measured with --no-sandbox: submission code ran "
+			"with hashbench's own rights, without namespaces, system-call filter or limits."));
+	}
 	if (S_load_sums(s) != 0)
 		goto out;
 	/* the algorithms with evidence here: folders of records/ and kat/ */
@@ -625,6 +643,7 @@ static void S_system_clear(hg_system *s)
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		free(*fields[i]);
 	S_strv_free(s->warnings);
+	free(s->sandbox);
 	S_strv_free(s->algorithms);
 	for (i = 0; i < s->nsums; i++) {
 		free(s->sums[i].path);

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #define HG_VERSION "0.1.0"
 
 /* ---- errors and files (genutil.c) ---- */
@@ -89,11 +91,17 @@ typedef struct {
 	int overhead_subtracted;       /* -1 unknown */
 	double spread_limit_pct;       /* figures with a larger spread are flagged */
 	char **warnings;       /* NULL-terminated */
+	char *sandbox;         /* what protected the machine: the method page's paragraph */
+	int sandbox_off;       /* 1: measured with --no-sandbox, 0: sandboxed, -1: not recorded */
 	hg_sum *sums;          /* sorted by path */
 	size_t nsums;
 	char **algorithms;     /* ids with evidence on this system, sorted, NULL-terminated */
 	char system_sha256[65];
 } hg_system;
+
+/* The paragraph on what protected the machine, from system.json's "sandbox" (may be NULL:
+ * evidence of an earlier version); *off as hg_system's sandbox_off (protection.c). */
+char *hg_sandbox_describe(json_t *sandbox, int *off);
 
 /* Everything of one algorithm on one system, loaded for its page. */
 typedef struct {
@@ -135,6 +143,9 @@ void hg_evidence_release(void);
 /* A path inside a system folder as SHA256SUMS or a walk gives it: relative, without "." or ".."
  * or empty components. */
 int hg_sums_path_ok(const char *p);
+/* A SHA256SUMS text (cut into lines in place) into s->sums, sorted by path; path names the file
+ * in messages. hg_data_load reads each system's with it; the fuzz harness calls it directly. */
+int hg_sums_parse(hg_system *s, char *text, const char *path);
 /* Is href acceptable in a page: an http(s) URL, or a relative path that stays in the site? */
 int hg_href_ok(const char *href);
 

@@ -435,7 +435,9 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 			hg_add_cell(a, row, hg_fmt_message(b, sizeof(b), r->message_bytes), 1);
 			if (strcmp(r->status, "ok") != 0 || hg_record_figures(&f, r) != 0) {
 				c = hg_add(a, row, HG_CELL);
-				S_warn(a, c, hg_printf(a, "%s%s%s", r->status, r->detail ? ": " : "",
+				/* "violation: socket" already names its status */
+				S_warn(a, c, r->detail && strncmp(r->detail, r->status, strlen(r->status)) == 0 ?
+					r->detail : hg_printf(a, "%s%s%s", r->status, r->detail ? ": " : "",
 					r->detail ? r->detail : ""));
 				for (k = 0; k < 6; k++)
 					hg_add_cell(a, row, "—", 1);
@@ -715,6 +717,9 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	para = hg_add(a, body, HG_PARA);
 	para->cls = "attribution";
 	hg_prose_inline(a, para, tx->attribution, S_attr_lookup, &actx);
+	if (s->sandbox_off == 1)
+		S_warn(a, hg_add(a, body, HG_PARA), "Measured with --no-sandbox: the libraries ran "
+			"with hashbench's own rights, without namespaces, system-call filter or limits.");
 
 	S_basic(a, body, s, id, e, sa);
 	hg_add_heading(a, body, 2, "2. Assessment environment");
@@ -901,6 +906,8 @@ static const char *S_method_lookup(void *ctx, const char *name)
 		return s->max_calls >= 0 ? hg_printf(c->a, "%lld", s->max_calls) : "not recorded";
 	if (strcmp(name, "compiler") == 0)
 		return S_or_na(s->compiler);
+	if (strcmp(name, "sandbox") == 0)
+		return s->sandbox ? s->sandbox : "Not recorded.";
 	if (strcmp(name, "hashbench") == 0)
 		return s->hashbench;
 	if (strcmp(name, "counter-read") == 0)

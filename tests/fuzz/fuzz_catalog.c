@@ -7,14 +7,15 @@
 #include "hashbench.h"
 #include "fuzzutil.h"
 
-#define INST "cat/toy/Pkg/Implementations/Reference_Implementation/Toy-256/"
+/* the instance folder: shallow, as every level is walked once per input */
+#define INST "cat/toy/Reference_Implementation/Toy-256/"
 
 static const struct {
 	const char *rel, *text;
 } S_files[] = {
 	{ "cat/toy/algorithm.json",
 		"{\"id\": \"toy-1\", \"name\": \"Toyhash\", \"parameter_sets\": [\"toy_256\"],\n"
-		" \"build\": {\"*\": {\"include_dirs\": [\"Pkg\"]},\n"
+		" \"build\": {\"*\": {\"include_dirs\": [\"Reference_Implementation\"]},\n"
 		"  \"toy_256:reference\": {\"exclude\": [\"main.c\"], \"cflags\": [\"-DTOY\"],\n"
 		"   \"ldflags\": [\"-lm\"], \"kat_scope\": \"byte-aligned\", \"profile\": \"reference\"}}}\n" },
 	{ INST "toy_core.c",
@@ -23,12 +24,10 @@ static const struct {
 		"{ (void)b; (void)m; (void)n; d[0] = 0; return 0; }\n" },
 	{ INST "CryptHash_AlgorithmInstance.h",
 		"#define ALGORITHM_INSTANCE \"toy_256\"\n#define DIGEST_BIT_LENGTH 256\n" },
-	/* not replaced by inputs: the rest of the package */
-	{ INST "main.c", "int main(void) { return 0; }\n" },
-	{ "cat/toy/Pkg/Test_Vectors/kat.sha256",
+	/* not replaced by inputs: a submitted KAT file and a manifest (fuzz_manifest reads those) */
+	{ INST "kat.sha256",
 		"abd431554c4bd15de2b6b7147b39dbf6cbeab3f51fcd946c2344c62c821bdb1d  KAT_2_12_toy_256.txt\n" },
-	{ "cat/toy/Pkg/Test_Vectors/KAT_Loop_toy_256.txt",
-		"Msg_Len = 8\nMsg = 00\nDst_Len = 256\nDst = 00\n\n" },
+	{ INST "KAT_Loop_toy_256.txt", "Msg_Len = 8\nMsg = 00\nDst_Len = 256\nDst = 00\n\n" },
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
 /* fuzz_kat.c — libFuzzer target: a submitted KAT text through the KAT reader (entry parser,
- * comparison both ways and with itself, normalised SHA-256, byte-aligned filter). */
+ * comparison both ways with a reference text, normalised SHA-256, byte-aligned filter). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char hex[65];
 	size_t entries;
 
-	hb_kat_compare(text, size, text, size, &entries);
+	/* each side once: an input that starts with the reference's entries compares them equal */
 	hb_kat_compare(S_ref, sizeof(S_ref) - 1, text, size, &entries);
 	hb_kat_compare(text, size, S_ref, sizeof(S_ref) - 1, NULL);
 	hb_kat_normalised_sha256(hex, text, size);
@@ -31,8 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* as hb_file_read gives it: a NUL after the bytes */
 	buf.data = (unsigned char *)hbf_strndup(data, size);
 	buf.len = size;
-	if (hb_kat_keep_byte_aligned(&buf) == 0)
-		hb_kat_compare((char *)buf.data, buf.len, text, size, NULL);
+	hb_kat_keep_byte_aligned(&buf);
 	hb_buf_free(&buf);
 	return 0;
 }

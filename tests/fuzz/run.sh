@@ -28,7 +28,8 @@ work="$build/run"
 findings="$build/findings"
 nice_cmd=()
 [ -n "${FUZZ_NICE:-}" ] && nice_cmd=(nice -n "$FUZZ_NICE")
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+# shorter allocation stacks and no fill of new memory: the readers allocate on every input
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:malloc_context_size=10:max_malloc_fill_size=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 mkdir -p "$work" "$findings"
