@@ -620,8 +620,10 @@ int main(int argc, char **argv)
 		printf("hashbench %s (git %s)\n", HB_VERSION, HB_GIT_COMMIT);
 		return 0;
 	}
-	if ((rc = S_parse_all(&o, argc - 1, argv + 1)) != 0)
+	if ((rc = S_parse_all(&o, argc - 1, argv + 1)) != 0) {
+		free(o.args);
 		return rc;
+	}
 	o.sandbox.scratch = o.work;
 	if (strcmp(cmd, "list") != 0 && (hb_mkdir_p(o.work) != 0 ||
 			hb_sandbox_configure(&o.sandbox, stderr) != 0)) {

@@ -43,9 +43,38 @@ static const struct {
 	{ "exit_group", "exiting" },
 };
 
+#if defined(__SANITIZE_ADDRESS__)
+#define S_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define S_SANITIZER 1
+#endif
+#endif
+
+/* The sanitizer build's runtime (AddressSanitizer, UBSan) makes these on its own account. */
+static const struct {
+	const char *name, *why;
+} S_sanitizer[] = {
+#ifdef S_SANITIZER
+	{ "sigaltstack", "the sanitizer runtime's signal stack" },
+	{ "sched_yield", "the sanitizer runtime's spin locks" },
+	{ "getrlimit", "the sanitizer runtime" },
+	{ "prlimit64", "the sanitizer runtime" },
+#endif
+	{ NULL, NULL }
+};
+
+#define S_NALLOWED (sizeof(S_allowed) / sizeof(S_allowed[0]))
+
 const char *hb_syscall_allowed(size_t i)
 {
-	return i < sizeof(S_allowed) / sizeof(S_allowed[0]) ? S_allowed[i].name : NULL;
+	size_t k;
+	if (i < S_NALLOWED)
+		return S_allowed[i].name;
+	for (k = 0; S_sanitizer[k].name; k++)
+		if (k == i - S_NALLOWED)
+			return S_sanitizer[k].name;
+	return NULL;
 }
 
 int hb_syscall_filter(int *out_fd)
@@ -60,13 +89,14 @@ int hb_syscall_filter(int *out_fd)
 	/* another architecture's calls (int 0x80 on x86-64) are refused without a report */
 	if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS)) != 0)
 		goto fail;
-	for (i = 0; i < sizeof(S_allowed) / sizeof(S_allowed[0]); i++) {
-		int nr = seccomp_syscall_resolve_name(S_allowed[i].name);
+	for (i = 0; hb_syscall_allowed(i); i++) {
+		const char *name = hb_syscall_allowed(i);
+		int nr = seccomp_syscall_resolve_name(name);
 		if (nr == __NR_SCMP_ERROR)
 			continue; /* not a call of this architecture (fstat on aarch64) */
-		if (strcmp(S_allowed[i].name, "tgkill") == 0)
+		if (strcmp(name, "tgkill") == 0)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A2(SCMP_CMP_EQ, SIGABRT));
-		else if (strcmp(S_allowed[i].name, "newfstatat") == 0)
+		else if (strcmp(name, "newfstatat") == 0)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
 				SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH));
 		else

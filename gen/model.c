@@ -83,6 +83,8 @@ static char *S_vprintf(hg_arena *a, const char *fmt, va_list ap)
 	char small[256], *d;
 	va_list copy;
 	int n;
+	if (!fmt) /* never, but GCC's sanitizer build cannot tell */
+		fmt = "";
 	va_copy(copy, ap);
 	n = vsnprintf(small, sizeof(small), fmt, copy);
 	va_end(copy);

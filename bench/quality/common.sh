@@ -81,13 +81,14 @@ quality_machine() {
 	QUALITY_TICKS0=$(quality_ticks)
 }
 
-# quality_campaign LOG ARG... — runs `hashbench run ARG...` with its progress in LOG and prints
-# its summary line. A campaign that finished with failed items (non-zero status) is reported
+# quality_campaign LOG ARG... — runs `hashbench run ARG... $HASHBENCH_ARGS` (e.g.
+# HASHBENCH_ARGS=--no-sandbox) with its progress in LOG and prints its summary line. A campaign that finished with failed items (non-zero status) is reported
 # and the caller goes on with the records it has; one that did not finish stops the script.
 quality_campaign() {
 	local log=$1 rc=0 summary
 	shift
-	"$HB" run "$@" >"$log" 2>&1 || rc=$?
+	# shellcheck disable=SC2086 # HASHBENCH_ARGS is a list of options
+	"$HB" run "$@" ${HASHBENCH_ARGS:-} >"$log" 2>&1 || rc=$?
 	summary=$(sed -n 's/^hashbench: \(campaign .* finished.*\)/\1/p' "$log" | tail -n 1)
 	if [ -z "$summary" ]; then
 		echo "$(basename "$0"): hashbench run $* did not finish (status $rc); its last lines:" >&2

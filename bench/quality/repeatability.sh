@@ -13,7 +13,9 @@
 #
 # Takes about a minute and a half (two quick campaigns). Environment: HASHBENCH (default
 # build/bin/hashbench), PROFILE (default quick; guide takes several minutes per campaign),
-# KEEP=1 keeps the temporary folder (both evidence trees and logs).
+# KEEP=1 keeps the temporary folder (both evidence trees and logs), A_ARGS and B_ARGS extra
+# options of the first and the second campaign (B_ARGS=--no-sandbox: does the sandbox change
+# the figures by more than the run-to-run noise?).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -23,9 +25,12 @@ MIN_BYTES=1024
 quality_machine
 echo
 for sys in rA rB; do
-	echo "campaign $sys: $PROFILE profile, whole bundle"
+	extra=${A_ARGS:-}
+	[ "$sys" = rB ] && extra=${B_ARGS:-}
+	echo "campaign $sys: $PROFILE profile, whole bundle${extra:+, $extra}"
+	# shellcheck disable=SC2086 # A_ARGS and B_ARGS are lists of options
 	quality_campaign "$TMP/$sys.log" --system "$sys" --profile "$PROFILE" --fresh \
-		--data "$TMP/$sys" --work "$TMP/work"
+		--data "$TMP/$sys" --work "$TMP/work" $extra
 done
 
 echo
