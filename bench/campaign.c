@@ -18,6 +18,7 @@
 
 #include "counter.h"
 #include "hashbench.h"
+#include "driver.h"
 #include "sandbox.h"
 
 #ifndef HB_GIT_COMMIT
@@ -771,63 +772,19 @@ static int S_record_reusable(const S_run *r, const char *path, const hb_build_re
 	return ok;
 }
 
-/* The driver's command line for one record: argv as the record states it (the library by its
- * path), run as the sandbox runs it (the library's copy, the result and filter descriptors).
- * num holds the numbers they point into. */
-typedef struct {
-	char *argv[24];
-	char *run[32];
-	char num[8][32];
-} S_driver_cmd;
-
-static void S_driver_argv(S_driver_cmd *d, const S_run *r, const char *library,
-	unsigned long long bytes, int digest_bits)
+/* The driver's setup for this campaign's records. */
+static hb_driver_setup S_driver(const S_run *r)
 {
-	int n = 0;
-	snprintf(d->num[0], 32, "%llu", bytes);
-	snprintf(d->num[1], 32, "%d", digest_bits);
-	snprintf(d->num[2], 32, "%d", r->env->cpu);
-	snprintf(d->num[3], 32, "%d", r->prof->rounds);
-	snprintf(d->num[4], 32, "%u", r->prof->round_ms);
-	snprintf(d->num[5], 32, "%u", r->prof->warmup_ms);
-	snprintf(d->num[6], 32, "%u", r->prof->max_calls);
-	d->argv[n++] = (char *)r->o->measure_exe;
-	d->argv[n++] = "--library";
-	d->argv[n++] = (char *)library;
-	d->argv[n++] = "--bytes";
-	d->argv[n++] = d->num[0];
-	d->argv[n++] = "--digest-bits";
-	d->argv[n++] = d->num[1];
-	d->argv[n++] = "--cpu";
-	d->argv[n++] = d->num[2];
-	d->argv[n++] = "--counter";
-	d->argv[n++] = (char *)hb_counter_name(&r->counter);
-	d->argv[n++] = "--rounds";
-	d->argv[n++] = d->num[3];
-	d->argv[n++] = "--round-ms";
-	d->argv[n++] = d->num[4];
-	d->argv[n++] = "--warmup-ms";
-	d->argv[n++] = d->num[5];
-	d->argv[n++] = "--max-calls";
-	d->argv[n++] = d->num[6];
-	d->argv[n] = NULL;
-	memcpy(d->run, d->argv, (size_t)n * sizeof(char *));
-	d->run[2] = (char *)hb_sandbox_library_path(library);
-	d->run[n++] = "--result-fd";
-	d->run[n++] = "3";
-	if (hb_sandbox_seccomp()) {
-		d->run[n++] = "--filter-fd";
-		d->run[n++] = "6";
-		d->run[n++] = "--report-fd";
-		d->run[n++] = "4";
-	}
-	d->run[n] = NULL;
+	hb_driver_setup d = { r->o->measure_exe, hb_counter_name(&r->counter), r->env->cpu,
+		r->prof->rounds, r->prof->round_ms, r->prof->warmup_ms, r->prof->max_calls };
+	return d;
 }
 
 static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_result *b,
 	const char *kat_result, unsigned long long bytes, unsigned long long static_bytes)
 {
-	S_driver_cmd drv;
+	hb_driver_setup setup = S_driver(r);
+	hb_driver_cmd drv;
 	char **argv = drv.argv, started[32], finished[32];
 	char *path = S_record_path(r, inst, bytes), *dir;
 	hb_child run;
@@ -837,9 +794,9 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 	unsigned limit = r->o->time_limit_s ? r->o->time_limit_s : r->prof->time_limit_s;
 	long long khz = -1, khz_after = -1;
 	json_t *retries = json_array(), *load_before = NULL, *load_after = NULL;
-	int st, i, attempt, disturbed = 0;
+	int i, attempt, disturbed = 0;
 
-	S_driver_argv(&drv, r, b->library, bytes, inst->digest_bits);
+	hb_driver_cmd_init(&drv, &setup, b->library, bytes, inst->digest_bits);
 	memset(&run, 0, sizeof(run));
 
 	for (attempt = 0;; attempt++) {
@@ -848,41 +805,12 @@ static const char *S_measure(S_run *r, const hb_instance *inst, const hb_build_r
 		load_before = S_loadavg();
 		khz = S_cur_khz(r);
 		S_utc_now(started);
-		hb_child_clear(&run);
-		st = hb_sandbox_exec(&run, b->library, limit, drv.run);
+		json_decref(child);
+		free(detail);
+		status = hb_driver_run(&run, &child, &detail, &drv, b->library, limit);
 		S_utc_now(finished);
 		load_after = S_loadavg();
 		khz_after = S_cur_khz(r);
-		free(detail);
-		detail = NULL;
-		if (st != 0) {
-			status = "error";
-			detail = hb_strdup(hb_error_last());
-		} else if (run.status == HB_CHILD_TIMEOUT) {
-			status = "timeout";
-			detail = run.code == SIGXCPU ?
-				hb_sprintf("no result within %u s of CPU time: the child was killed", limit) :
-				hb_sprintf("no result after %u s: the child was killed", limit);
-		} else if (run.status == HB_CHILD_CRASH || run.status == HB_CHILD_VIOLATION ||
-			run.status == HB_CHILD_SETUP) {
-			status = hb_child_status_name(&run);
-			detail = hb_child_describe(&run);
-		} else {
-			const char *res_text = run.result.data ? (const char *)run.result.data : "";
-			json_error_t jerr;
-			child = *res_text ? json_loads(res_text, JSON_DISABLE_EOF_CHECK, &jerr) : NULL;
-			if (!child) {
-				status = "error";
-				detail = hb_sprintf("the driver exited with status %d and gave no result",
-					run.code);
-			} else if (json_object_get(child, "error")) {
-				status = "error";
-				detail = hb_strdup(json_string_value(json_object_get(child, "error")));
-			} else if (run.code != 0 || !json_is_array(json_object_get(child, "trials"))) {
-				status = "error";
-				detail = hb_sprintf("the driver exited with status %d", run.code);
-			}
-		}
 		disturbed = strcmp(status, "ok") == 0 &&
 			S_disturbed(why, sizeof(why), json_object_get(child, "trials"));
 		if (!disturbed || attempt == MAX_RETRIES)
@@ -1073,7 +1001,8 @@ int hb_write_sha256sums(const char *sysdir)
 static void S_empty_call(S_run *r)
 {
 	char *sources[] = { HB_NULL_SOURCE, NULL }, *none[] = { NULL };
-	S_driver_cmd cmd;
+	hb_driver_setup setup = S_driver(r);
+	hb_driver_cmd cmd;
 	hb_child run;
 	hb_instance inst;
 	hb_build_result *b = NULL;
@@ -1093,7 +1022,7 @@ static void S_empty_call(S_run *r)
 		S_note(r, "warning: the null instance did not build: %s", hb_error_last());
 		return;
 	}
-	S_driver_argv(&cmd, r, b->library, 32, 256);
+	hb_driver_cmd_init(&cmd, &setup, b->library, 32, 256);
 	if (hb_sandbox_exec(&run, b->library, 60, cmd.run) == 0 && run.status == HB_CHILD_OK &&
 		run.result.data &&
 		(child = json_loads((char *)run.result.data, JSON_DISABLE_EOF_CHECK, NULL)) != NULL) {

@@ -1,0 +1,97 @@
+/* driver.c — one run of the timing driver (hashbench-measure) in the sandbox: its command line
+ * as the record states it and as the sandbox runs it, and its outcome as a record's status,
+ * detail and result. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "driver.h"
+
+void hb_driver_cmd_init(hb_driver_cmd *d, const hb_driver_setup *s, const char *library,
+	unsigned long long bytes, int digest_bits)
+{
+	int n = 0;
+	snprintf(d->num[0], 32, "%llu", bytes);
+	snprintf(d->num[1], 32, "%d", digest_bits);
+	snprintf(d->num[2], 32, "%d", s->cpu);
+	snprintf(d->num[3], 32, "%d", s->rounds);
+	snprintf(d->num[4], 32, "%u", s->round_ms);
+	snprintf(d->num[5], 32, "%u", s->warmup_ms);
+	snprintf(d->num[6], 32, "%u", s->max_calls);
+	d->argv[n++] = (char *)s->exe;
+	d->argv[n++] = "--library";
+	d->argv[n++] = (char *)library;
+	d->argv[n++] = "--bytes";
+	d->argv[n++] = d->num[0];
+	d->argv[n++] = "--digest-bits";
+	d->argv[n++] = d->num[1];
+	d->argv[n++] = "--cpu";
+	d->argv[n++] = d->num[2];
+	d->argv[n++] = "--counter";
+	d->argv[n++] = (char *)s->counter;
+	d->argv[n++] = "--rounds";
+	d->argv[n++] = d->num[3];
+	d->argv[n++] = "--round-ms";
+	d->argv[n++] = d->num[4];
+	d->argv[n++] = "--warmup-ms";
+	d->argv[n++] = d->num[5];
+	d->argv[n++] = "--max-calls";
+	d->argv[n++] = d->num[6];
+	d->argv[n] = NULL;
+	memcpy(d->run, d->argv, (size_t)n * sizeof(char *));
+	d->run[2] = (char *)hb_sandbox_library_path(library);
+	d->run[n++] = "--result-fd";
+	d->run[n++] = "3";
+	if (hb_sandbox_seccomp()) {
+		d->run[n++] = "--filter-fd";
+		d->run[n++] = "6";
+		d->run[n++] = "--report-fd";
+		d->run[n++] = "4";
+	}
+	d->run[n] = NULL;
+}
+
+const char *hb_driver_run(hb_child *run, json_t **result, char **detail, const hb_driver_cmd *d,
+	const char *library, unsigned limit_s)
+{
+	const char *text;
+	json_t *child;
+
+	*result = NULL;
+	*detail = NULL;
+	hb_child_clear(run);
+	if (hb_sandbox_exec(run, library, limit_s, d->run) != 0) {
+		*detail = hb_strdup(hb_error_last());
+		return "error";
+	}
+	if (run->status == HB_CHILD_TIMEOUT) {
+		*detail = run->code == SIGXCPU ?
+			hb_sprintf("no result within %u s of CPU time: the child was killed", limit_s) :
+			hb_sprintf("no result after %u s: the child was killed", limit_s);
+		return "timeout";
+	}
+	if (run->status == HB_CHILD_CRASH || run->status == HB_CHILD_VIOLATION ||
+		run->status == HB_CHILD_SETUP) {
+		*detail = hb_child_describe(run);
+		return hb_child_status_name(run);
+	}
+	text = run->result.data ? (const char *)run->result.data : "";
+	child = *text ? json_loads(text, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+	if (!child) {
+		*detail = hb_sprintf("the driver exited with status %d and gave no result", run->code);
+		return "error";
+	}
+	if (json_object_get(child, "error")) {
+		*detail = hb_strdup(json_string_value(json_object_get(child, "error")));
+		json_decref(child);
+		return "error";
+	}
+	if (run->code != 0 || !json_is_array(json_object_get(child, "trials"))) {
+		*detail = hb_sprintf("the driver exited with status %d", run->code);
+		json_decref(child);
+		return "error";
+	}
+	*result = child;
+	return "ok";
+}
