@@ -1,6 +1,6 @@
-/* fuzz_evidence.c — libFuzzer target: hashgen's evidence reader (hg_data_load, hg_sysalg_load and
- * the figures of the records) on a minimal data/ tree whose system.json, timing record, KAT
- * summary or catalog entry is the input; the first byte chooses the file, the rest is its content. */
+/* fuzz_evidence.c — libFuzzer target: hashgen's evidence reader (hg_data_load, hg_sysalg_load
+ * and the figures of the records) on a minimal data/ tree whose system.json, timing record, KAT
+ * summary or catalog entry is the input; the first byte chooses the file, the rest its content. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* fuzzutil.c — the private temporary folder of a fuzz harness process and files written into it. */
+/* fuzzutil.c — the private temporary folder of a fuzz harness process and the files in it. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

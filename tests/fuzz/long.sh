@@ -10,6 +10,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 echo "long.sh: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), $(nproc) CPUs," \
 	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 echo "long.sh: commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-	"$(git diff --quiet 2>/dev/null || echo '(with uncommitted changes)'), $(clang --version | head -1)"
+	"$(git diff --quiet 2>/dev/null || echo '(with uncommitted changes)')," \
+	"$(clang --version | head -1)"
 make --no-print-directory fuzz || exit 2
 FUZZ_NICE="${FUZZ_NICE:-19}" exec tests/fuzz/run.sh --runs "${FUZZ_RUNS:-10000000}" "$@"

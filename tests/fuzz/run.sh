@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# run.sh [--runs N | --time S] [TARGET...] — run the libFuzzer harnesses of build-fuzz/ (make fuzz)
-# one after the other, each over a fresh copy of its seed corpus tests/fuzz/corpus/<target>/, and
-# print per target: executions, seconds, executions per second, final coverage (cov: edges, ft:
+# run.sh [--runs N | --time S] [TARGET...] — run the libFuzzer harnesses of build-fuzz/ (make
+# fuzz) one after the other, each over a fresh copy of its seed corpus tests/fuzz/corpus/<target>/,
+# and print per target: executions, seconds, executions per second, final coverage (cov: edges, ft:
 # features) and whether it found anything. Exit status 1 when any target found a crash, leak,
 # undefined behaviour, timeout or out-of-memory: the input is then in build-fuzz/findings/ (add
 # it to the corpus once the reader is fixed, so that fuzz_regress_<target> keeps it).
 #
 # --runs N stops each target after N executions (default), --time S after S seconds.
 # Environment: FUZZ_BUILD (default build-fuzz), FUZZ_NICE (a nice level, e.g. 19), FUZZ_KEEP=1
-# keeps the grown corpora and logs in $FUZZ_BUILD/run/.
+# keeps the grown corpora and logs in $FUZZ_BUILD/run/<pid>/ (else only those of findings).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 all="kat kat_gz manifest header profiles catalog evidence sums cache"
@@ -24,12 +24,13 @@ while [ $# -gt 0 ]; do
 done
 targets="${*:-$all}"
 build="${FUZZ_BUILD:-build-fuzz}"
-work="$build/run"
+work="$build/run/$$" # one per invocation: a short run beside a long one is fine
 findings="$build/findings"
 nice_cmd=()
 [ -n "${FUZZ_NICE:-}" ] && nice_cmd=(nice -n "$FUZZ_NICE")
 # shorter allocation stacks and no fill of new memory: the readers allocate on every input
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:malloc_context_size=10:max_malloc_fill_size=0}"
+asan=detect_leaks=1:abort_on_error=1:malloc_context_size=10:max_malloc_fill_size=0
+export ASAN_OPTIONS="${ASAN_OPTIONS:-$asan}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 mkdir -p "$work" "$findings"
@@ -61,11 +62,14 @@ for t in $targets; do
 	else
 		failed=1
 		art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$work/$t.log" | tail -1)
-		kind=$(grep -m1 -oE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer|UndefinedBehaviorSanitizer): [a-z-]+|runtime error: .*' "$work/$t.log" | head -1)
+		kind=$(grep -m1 -oE 'ERROR: ([A-Za-z]+Sanitizer|libFuzzer): [a-z-]+|runtime error: .*' \
+			"$work/$t.log" | head -1)
 		finding="YES (exit $rc${kind:+: $kind}${art:+; input $art})"
 	fi
-	printf '%-10s %12s %9s %10s %7s %8s  %s\n' "$t" "${execs:-?}" "$secs" "$rate" "${cov:-?}" "${ft:-?}" "$finding"
+	printf '%-10s %12s %9s %10s %7s %8s  %s\n' "$t" "${execs:-?}" "$secs" "$rate" "${cov:-?}" \
+		"${ft:-?}" "$finding"
 	[ $rc -ne 0 ] && tail -30 "$work/$t.log" | sed 's/^/    /' >&2
 	[ -z "${FUZZ_KEEP:-}" ] && [ $rc -eq 0 ] && rm -rf "$work/$t" "$work/$t.log"
 done
+rmdir "$work" 2>/dev/null
 exit $failed
