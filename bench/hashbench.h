@@ -125,6 +125,15 @@ int hb_header_scan(char **out_name, int *out_digest_bits, const char *text, size
  * NULL; text is cut into lines in place. Caller frees. */
 char *hb_kat_manifest_find(char *text, const char *want);
 
+/* Which folders of a package count (layout.c): has_impl says whether any of files (paths below
+ * dir) lies under an "Implementations" folder; then a header counts when it does too, or lies
+ * below a folder algorithm.json's "include" array names (relative to dir). When not, *why is the
+ * one line to show (caller frees). */
+struct json_t;
+int hb_layout_has_implementations(const char *dir, char *const *files);
+int hb_layout_counts(const char *dir, const char *path, const struct json_t *include, int has_impl,
+	char **why);
+
 /* Sum of the PT_LOAD memory sizes of an ELF file (elfsize.c). */
 int hb_elf_load_size(unsigned long long *out, const char *path);
 

@@ -670,12 +670,12 @@ static int S_cmp_instance(const void *a, const void *b)
 static int S_load_algorithm(hb_catalog *cat, hb_algorithm *alg, const char *dir)
 {
 	json_error_t jerr;
-	json_t *root = NULL, *v, *build;
+	json_t *root = NULL, *v, *build, *include;
 	S_list files = { 0 };
 	char **filev = NULL;
 	hb_buf text;
 	size_t i;
-	int rc = 0;
+	int rc = 0, has_impl;
 
 	memset(alg, 0, sizeof(*alg));
 	alg->dir = hb_strdup(dir);
@@ -708,18 +708,31 @@ static int S_load_algorithm(hb_catalog *cat, hb_algorithm *alg, const char *dir)
 		rc = hb_error_set("%s: build: expected an object", alg->json_path);
 		goto out;
 	}
+	include = json_object_get(root, "include");
+	if (include && !json_is_array(include)) {
+		rc = hb_error_set("%s: include: expected an array of folders", alg->json_path);
+		goto out;
+	}
 	if ((rc = S_walk(&files, dir, 0)) != 0)
 		goto out;
 	filev = S_list_take(&files);
+	has_impl = hb_layout_has_implementations(dir, filev);
 	for (i = 0; filev[i]; i++) {
 		S_header_info info;
 		hb_instance *inst, *grown;
 		size_t n = strlen(filev[i]), k;
 		int hr, dup = 0;
+		char *why;
 
 		if (n < 3 || strcmp(filev[i] + n - 2, ".h") != 0)
 			continue;
 		hr = S_read_header(&info, filev[i]);
+		if (hr > 0 && !hb_layout_counts(dir, filev[i], include, has_impl, &why)) {
+			S_warn(cat, hb_sprintf("%s: %s", info.name, why));
+			free(why);
+			free(info.name);
+			continue;
+		}
 		if (hr < 0) {
 			S_warn(cat, hb_sprintf("%s (skipped)", hb_error_last()));
 			continue;

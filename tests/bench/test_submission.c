@@ -277,3 +277,28 @@ Test(submission, a_missing_folder_is_an_error)
 	cr_expect_neq(hb_catalog_load(&cat, "/nonexistent/submissions"), 0);
 	cr_expect_str_eq(hb_error_last(), "/nonexistent/submissions: no such folder of submissions");
 }
+
+Test(submission, self_assessment_copies_under_others_are_ignored_unless_included)
+{
+	hb_catalog *cat;
+	const hb_algorithm *alg;
+	size_t i, ignored = 0;
+
+	cr_assert_eq(hb_catalog_load(&cat, HBT_FIXTURES "/shapes"), 0, "%s", hb_error_last());
+	cr_assert_eq(cat->nalgorithms, 1);
+	alg = &cat->algorithms[0];
+	cr_assert_eq(alg->ninstances, 2, "the submitted instance and the included one");
+	cr_expect_str_eq(alg->instances[0].name, "extra_256");
+	cr_expect(strstr(alg->instances[0].dir, "/Pkg/Others/Extra/Extra-256") != NULL);
+	cr_expect_str_eq(alg->instances[1].name, "shape_256");
+	cr_expect(strstr(alg->instances[1].dir, "/Pkg/Implementations/Reference_Implementation/") !=
+		NULL, "the copy under Others/ is not taken in its place: %s", alg->instances[1].dir);
+	for (i = 0; cat->warnings && cat->warnings[i]; i++) {
+		cr_expect(strchr(cat->warnings[i], '\n') == NULL, "one line");
+		if (strstr(cat->warnings[i], "Others/Self_Evaluation/CryptHash-Shape-x86/Shape-256/"
+				"CryptHash_AlgorithmInstance.h: ignored: not under an Implementations folder"))
+			ignored++;
+	}
+	cr_expect_eq(ignored, 1, "list says once what it ignored and why");
+	hb_catalog_free(cat);
+}
