@@ -115,6 +115,11 @@ const char *hb_kat_set_name(hb_kat_set set); /* "2_12", …, "Loop" */
 /* Parse "2_12,2_23,loop" into a mask of (1 << set). */
 int hb_kat_sets_parse(unsigned *out_mask, const char *list);
 
+/* C sources as code (csource.c): a copy with comments, string and character literals blanked
+ * (caller frees; NULL when out of memory), and whether such code defines main. */
+char *hb_code_only(const char *src, size_t len);
+int hb_defines_main(const char *code);
+
 /* The readers behind hb_catalog_load, from memory (the fuzz harnesses call them too). A C header
  * (text NUL-terminated at text_len): 1 with the ALGORITHM_INSTANCE name (caller frees) and
  * DIGEST_BIT_LENGTH when it defines the instance, 0 when not, <0 when malformed (path names it
