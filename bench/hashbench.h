@@ -286,4 +286,26 @@ int hb_write_sha256sums(const char *sysdir);
 /* The system.json a campaign with these options would write (caller frees). */
 int hb_campaign_system_json(char **out, const hb_campaign_opts *o);
 
+/* ---- merge (merge.c) ---- */
+
+typedef struct {
+	const char *out_data;     /* the data folder that gets OUT/<system> and OUT/algorithms */
+	char *const *inputs;      /* <system> folders of shards; their catalog is ../algorithms */
+	size_t ninputs;
+	int allow_missing;        /* merge even when units are missing (then listed as warnings) */
+	FILE *progress;           /* where missing units are listed, one a line; NULL: nowhere */
+} hb_merge_opts;
+
+typedef struct {
+	size_t inputs, files, catalog; /* joined folders, evidence files and catalog entries written */
+	size_t missing;                /* units no shard measured */
+	char system[65];
+} hb_merge_summary;
+
+/* Join the evidence folders of the shards of one campaign (README: "Splitting a campaign across
+ * machines"): 0 when OUT/<system> was written; negative, with one line naming the inputs and
+ * the file or field, when they cannot be joined, units are missing without allow_missing, or
+ * writing failed. Nothing under OUT is changed unless it returns 0. */
+int hb_merge(hb_merge_summary *out, const hb_merge_opts *o);
+
 #endif

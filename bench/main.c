@@ -35,6 +35,7 @@ typedef struct {
 	hb_sandbox_config sandbox;
 	char **args;       /* positional arguments */
 	int nargs;
+	int allow_missing; /* merge --allow-missing */
 } S_opts;
 
 static const char S_usage[] =
@@ -53,6 +54,9 @@ static const char S_usage[] =
 	"      [--spread-limit PCT]\n"
 	"                                the campaign: KAT, timing and memory of every library,\n"
 	"                                evidence under DIR/NAME (default data/), resumable\n"
+	"  merge --data OUT [--allow-missing] DIR...\n"
+	"                                join the data/<system> folders of a campaign's shards\n"
+	"                                into OUT/<system>; refuses shards that differ\n"
 	"  env [--cpu N]                 print the system.json a campaign would write\n"
 	"  version                       print the version\n"
 	"\n"
@@ -126,6 +130,7 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		{ "no-sandbox", no_argument, NULL, 'N' },
 		{ "sandbox-user", required_argument, NULL, 'U' },
 		{ "memory-limit", required_argument, NULL, 'M' },
+		{ "allow-missing", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -155,6 +160,7 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		case 'D': o->run.data_dir = optarg; break;
 		case 'F': o->run.fresh = 1; break;
 		case 'T': o->run.time_failed = 1; break;
+		case 'A': o->allow_missing = 1; break;
 		case 'Z': o->run.sizes = optarg; break;
 		case 'N': o->sandbox.disabled = 1; break;
 		case 'U': o->sandbox.user = optarg; break;
@@ -603,6 +609,24 @@ static int S_cmd_run(S_opts *o)
 	return sum.failed_records || sum.kat_failed || sum.build_failed ? 1 : 0;
 }
 
+/* ---- merge ---- */
+
+static int S_cmd_merge(const S_opts *o)
+{
+	hb_merge_opts m = { o->run.data_dir, o->args, (size_t)o->nargs, o->allow_missing, stderr };
+	hb_merge_summary sum;
+
+	if (o->nargs < 1)
+		return S_usage_error("%s", "merge: which folders? (hashbench merge --data OUT "
+			"shards/1/x86_1 shards/2/x86_1)");
+	if (hb_merge(&sum, &m) != 0)
+		return S_fail();
+	fprintf(stderr, "hashbench: merged %zu folders into %s/%s: %zu evidence files, %zu catalog "
+		"entries%s\n", sum.inputs, o->run.data_dir, sum.system, sum.files, sum.catalog,
+		sum.missing ? "; units missing (listed above)" : "");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	S_opts o;
@@ -625,7 +649,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	o.sandbox.scratch = o.work;
-	if (strcmp(cmd, "list") != 0 && (hb_mkdir_p(o.work) != 0 ||
+	if (strcmp(cmd, "list") != 0 && strcmp(cmd, "merge") != 0 && (hb_mkdir_p(o.work) != 0 ||
 			hb_sandbox_configure(&o.sandbox, stderr) != 0)) {
 		free(o.args);
 		return S_usage_error("%s", hb_error_last());
@@ -642,6 +666,8 @@ int main(int argc, char **argv)
 		rc = S_cmd_run(&o);
 	else if (strcmp(cmd, "env") == 0)
 		rc = S_cmd_env(&o);
+	else if (strcmp(cmd, "merge") == 0)
+		rc = S_cmd_merge(&o);
 	else
 		rc = S_usage_error("unknown command '%s'", cmd);
 	free(o.args);

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "support.h"
 
 const char *hbt_shared(void)
@@ -143,4 +145,14 @@ char *hbt_tmpdir(const char *name)
 void hbt_write(const char *path, const void *data, size_t len)
 {
 	cr_assert_eq(hb_file_write_atomic(path, data, len), 0, "%s", hb_error_last());
+}
+
+json_t *hbt_json_load(const char *dir, const char *rel)
+{
+	char *path = hb_path_join(dir, rel);
+	json_error_t err;
+	json_t *j = json_load_file(path, 0, &err);
+	cr_assert_not_null(j, "%s: %s", path, err.text);
+	free(path);
+	return j;
 }

@@ -34,6 +34,9 @@ int hbt_cli(char **out, char **err, const char *stdin_data, const char *const ar
 char *hbt_tmpdir(const char *name);
 void hbt_write(const char *path, const void *data, size_t len);
 
+/* dir/rel parsed as JSON; asserts that it parses. The caller decrefs. */
+struct json_t *hbt_json_load(const char *dir, const char *rel);
+
 /* Does the evidence file at path parse and follow the contract of DESIGN.md (record, system or
  * KAT summary, chosen by its "schema")? 0, or -1 with the problem in *why (caller frees). */
 int hbt_evidence_valid(const char *path, char **why);
