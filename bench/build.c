@@ -10,7 +10,7 @@
 
 #include <openssl/evp.h>
 
-#include "hashbench.h"
+#include "discover.h"
 
 #ifndef HB_PROFILES_DEFAULT
 #define HB_PROFILES_DEFAULT "bench/profiles.conf"
@@ -291,9 +291,9 @@ int hb_build(hb_build_result **out, const hb_instance *inst, const char *profile
 {
 	hb_build_result *res = calloc(1, sizeof(*res));
 	hb_buf conf = { 0 };
-	char *stem = NULL, *dir = NULL, *logpath = NULL, *output = NULL, *tmp = NULL;
+	char *stem = NULL, *dir = NULL, *logpath = NULL, *output = NULL, *tmp = NULL, *copy = NULL;
 	char **argv = NULL, **flagv = NULL;
-	size_t argc = 0, flagc = 0, i, lib_idx = 0;
+	size_t argc = 0, flagc = 0, i, lib_idx = 0, src_idx = 0, src_end = 0;
 	unsigned char md[32];
 	unsigned int mdlen = 32;
 	char hex[65];
@@ -335,12 +335,28 @@ int hb_build(hb_build_result **out, const hb_instance *inst, const char *profile
 		S_push(&argv, &argc, hb_strdup("LIBRARY")) != 0)
 		goto out;
 	lib_idx = argc - 1;
+	/* declared #define values: the private copy of the folder comes first, and its sources are
+	 * compiled from there, since `#include "x.h"` looks beside the including file before -I */
+	if (inst->rewrites && inst->rewrites[0] && hb_declare_copy(&copy, inst, work_dir) != 0)
+		goto out;
+	if (copy && S_push(&argv, &argc, hb_sprintf("-I%s", copy)) != 0)
+		goto out;
 	for (i = 0; inst->include_dirs[i]; i++)
 		if (S_push(&argv, &argc, hb_sprintf("-I%s", inst->include_dirs[i])) != 0)
 			goto out;
-	for (i = 0; inst->sources[i]; i++)
-		if (S_push(&argv, &argc, hb_strdup(inst->sources[i])) != 0)
+	for (i = 0; inst->define_flags && inst->define_flags[i]; i++)
+		if (S_push(&argv, &argc, hb_strdup(inst->define_flags[i])) != 0)
 			goto out;
+	src_idx = argc;
+	for (i = 0; inst->sources[i]; i++) {
+		const char *src = inst->sources[i], *slash = strrchr(src, '/');
+		size_t dlen = inst->dir ? strlen(inst->dir) : 0;
+		int copied = copy && slash && (size_t)(slash - src) == dlen &&
+			strncmp(src, inst->dir, dlen) == 0;
+		if (S_push(&argv, &argc, copied ? hb_path_join(copy, slash + 1) : hb_strdup(src)) != 0)
+			goto out;
+	}
+	src_end = argc;
 	for (i = 0; inst->ldflags && inst->ldflags[i]; i++)
 		if (S_push(&argv, &argc, hb_strdup(inst->ldflags[i])) != 0)
 			goto out;
@@ -349,15 +365,17 @@ int hb_build(hb_build_result **out, const hb_instance *inst, const char *profile
 	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
 	for (i = 0; argv[i]; i++)
 		EVP_DigestUpdate(ctx, argv[i], strlen(argv[i]) + 1);
-	for (i = 0; inst->sources[i]; i++) {
+	for (i = src_idx; i < src_end; i++) {
 		hb_buf src;
-		if (hb_file_read(&src, inst->sources[i]) != 0) {
+		if (hb_file_read(&src, argv[i]) != 0) {
 			hb_error_prefix("%s: ", inst->name);
 			goto out;
 		}
 		EVP_DigestUpdate(ctx, src.data, src.len);
 		hb_buf_free(&src);
 	}
+	if (copy)
+		S_hash_dir_headers(ctx, copy);
 	for (i = 0; inst->include_dirs[i]; i++)
 		S_hash_dir_headers(ctx, inst->include_dirs[i]);
 	EVP_DigestFinal_ex(ctx, md, &mdlen);
@@ -410,6 +428,7 @@ out:
 	free(dir);
 	free(logpath);
 	free(tmp);
+	free(copy);
 	for (i = 0; flagv && flagv[i]; i++)
 		free(flagv[i]);
 	free(flagv);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashbench.h"
+#include "discover.h"
 
 /* A copy with comments, string and character literals blanked, so scans see only code. */
 char *hb_code_only(const char *src, size_t len)
@@ -52,7 +52,24 @@ static int S_is_ident(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-/* Does the code define a function called main (`main (…) {`)? */
+/* After `main(argc, argv)`: old-style parameter declarations (`int argc; char **argv;`) and
+ * then the body? */
+static int S_knr_parameters(const char *q)
+{
+	int declarations = 0;
+	for (; *q; q++) {
+		if (*q == '{')
+			return declarations > 0;
+		if (*q == ';')
+			declarations++;
+		else if (!S_is_ident(*q) && !isspace((unsigned char)*q) && !strchr("*,[]", *q))
+			return 0;
+	}
+	return 0;
+}
+
+/* Does the code define a function called main (`main (…) {`, or with old-style parameter
+ * declarations before the `{`)? */
 int hb_defines_main(const char *code)
 {
 	const char *p = code;
@@ -77,6 +94,8 @@ int hb_defines_main(const char *code)
 				while (isspace((unsigned char)*q))
 					q++;
 				if (*q == '{')
+					return 1;
+				if (S_is_ident(*q) && S_knr_parameters(q))
 					return 1;
 			}
 		}
@@ -119,7 +138,7 @@ static char *S_define_value(const char *code, const char *src, const char *name)
 	return NULL;
 }
 
-static int S_valid_instance_name(const char *s)
+int hb_instance_name_valid(const char *s)
 {
 	size_t i, n = strlen(s);
 	if (n == 0 || n > 64)
@@ -158,7 +177,7 @@ int hb_header_scan(char **out_name, int *out_digest_bits, const char *text, size
 		memmove(inst, inst + 1, len - 2);
 		inst[len - 2] = 0;
 	}
-	if (!S_valid_instance_name(inst)) {
+	if (!hb_instance_name_valid(inst)) {
 		rc = hb_error_set("%s: ALGORITHM_INSTANCE \"%s\" must be 1 to 64 letters, digits, "
 			"'-' or '_'", path, inst);
 		goto out;

@@ -75,11 +75,19 @@ typedef struct hb_instance {
 	char *version_folder;  /* Reference_Implementation, … */
 	int digest_bits;       /* DIGEST_BIT_LENGTH */
 	char *dir;             /* instance folder */
-	char *header;          /* the header that defines ALGORITHM_INSTANCE */
+	char *header;          /* the header that defines ALGORITHM_INSTANCE (NULL for a declared
+	                        * instance whose folder has none) */
 	char **sources;        /* absolute paths, NULL-terminated */
 	char **include_dirs;   /* NULL-terminated */
 	char **extra_cflags;   /* from algorithm.json, NULL-terminated */
 	char **ldflags;        /* from algorithm.json, after the sources; NULL-terminated */
+	/* An instance algorithm.json declares ("instances") sets #define values: rewritten in a
+	 * private copy of its folder's headers where a header defines them, else -D flags. The
+	 * three lists are empty for discovered instances and NULL in one not from a catalog. */
+	char **defines;        /* NAME=VALUE as declared; NULL-terminated */
+	char **rewrites;       /* one line per rewritten #define, for logs and records:
+	                        * "CryptHash_X.h: #define DIGEST_BIT_LENGTH 2048 -> 256" */
+	char **define_flags;   /* "-DNAME=VALUE", in the build command after the -I flags */
 	int kat_byte_aligned;  /* the library hashes whole bytes only: KAT on those entries */
 	char *profile;         /* build profile name (default: impl) */
 	char *kat_files[HB_KAT_NSETS];      /* submitted KAT file or NULL */

@@ -10,16 +10,11 @@
 
 #include <jansson.h>
 
-#include "hashbench.h"
+#include "discover.h"
 
 /* ---- growable NULL-terminated string lists ---- */
 
-typedef struct {
-	char **v;
-	size_t n, cap;
-} S_list;
-
-static int S_list_add(S_list *l, char *s)
+int hb_strlist_add(hb_strlist *l, char *s)
 {
 	if (!s)
 		return hb_error_set("out of memory");
@@ -38,7 +33,7 @@ static int S_list_add(S_list *l, char *s)
 	return 0;
 }
 
-static void S_strv_free(char **v)
+void hb_strv_free(char **v)
 {
 	size_t i;
 	if (!v)
@@ -48,7 +43,7 @@ static void S_strv_free(char **v)
 	free(v);
 }
 
-static char **S_list_take(S_list *l)
+char **hb_strlist_take(hb_strlist *l)
 {
 	char **v = l->v;
 	if (!v)
@@ -56,6 +51,29 @@ static char **S_list_take(S_list *l)
 	l->v = NULL;
 	l->n = l->cap = 0;
 	return v;
+}
+
+char **hb_strv_dup(char *const *v)
+{
+	hb_strlist l = { 0 };
+	size_t i;
+	for (i = 0; v && v[i]; i++)
+		if (hb_strlist_add(&l, hb_strdup(v[i])) != 0) {
+			hb_strv_free(hb_strlist_take(&l));
+			return NULL;
+		}
+	return hb_strlist_take(&l);
+}
+
+/* A list that continues v (taken): its length counted, room for one more. */
+static hb_strlist S_list_of(char **v)
+{
+	hb_strlist l = { v, 0, 0 };
+	if (v)
+		while (v[l.n])
+			l.n++;
+	l.cap = l.n + 1;
+	return l;
 }
 
 static int S_cmp_str(const void *a, const void *b)
@@ -76,11 +94,11 @@ static char *S_dirname(const char *path)
 }
 
 /* Every regular file below dir, sorted; symbolic links to folders are not followed. */
-static int S_walk(S_list *out, const char *dir, int depth)
+static int S_walk(hb_strlist *out, const char *dir, int depth)
 {
 	DIR *d;
 	struct dirent *de;
-	S_list names = { 0 };
+	hb_strlist names = { 0 };
 	size_t i;
 	int rc = 0;
 
@@ -92,7 +110,7 @@ static int S_walk(S_list *out, const char *dir, int depth)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if ((rc = S_list_add(&names, hb_path_join(dir, de->d_name))) != 0)
+		if ((rc = hb_strlist_add(&names, hb_path_join(dir, de->d_name))) != 0)
 			break;
 	}
 	closedir(d);
@@ -105,49 +123,40 @@ static int S_walk(S_list *out, const char *dir, int depth)
 		if (S_ISDIR(st.st_mode))
 			rc = S_walk(out, names.v[i], depth + 1);
 		else if (S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && hb_is_file(names.v[i])))
-			rc = S_list_add(out, hb_strdup(names.v[i]));
+			rc = hb_strlist_add(out, hb_strdup(names.v[i]));
 	}
-	S_strv_free(S_list_take(&names));
+	hb_strv_free(hb_strlist_take(&names));
 	return rc;
 }
 
 static void S_warn(hb_catalog *cat, char *msg)
 {
-	S_list l = { cat->warnings, 0, 0 };
+	hb_strlist l = S_list_of(cat->warnings);
 	if (!msg)
 		return;
-	if (l.v)
-		while (l.v[l.n])
-			l.n++;
-	l.cap = l.n + 1;
-	S_list_add(&l, msg);
+	hb_strlist_add(&l, msg);
 	cat->warnings = l.v;
 }
 
 /* ---- the instance header and folder ---- */
 
-typedef struct {
-	char *name;
-	int digest_bits;
-} S_header_info;
-
-/* 1 when the file defines ALGORITHM_INSTANCE, 0 when not, <0 on a malformed definition. */
-static int S_read_header(S_header_info *info, const char *path)
+int hb_header_read(char **out_name, int *out_digest_bits, const char *path)
 {
 	hb_buf buf;
 	int rc;
 
-	memset(info, 0, sizeof(*info));
+	*out_name = NULL;
+	*out_digest_bits = 0;
 	if (hb_file_read(&buf, path) != 0)
 		return HB_ERROR;
-	rc = hb_header_scan(&info->name, &info->digest_bits, (char *)buf.data, buf.len, path);
+	rc = hb_header_scan(out_name, out_digest_bits, (char *)buf.data, buf.len, path);
 	hb_buf_free(&buf);
 	return rc;
 }
 
 /* "Reference_Implementation" → "reference"; folders between it and the instance folder are
  * appended ("optimized-avx2") so two builds of one instance stay apart. */
-static char *S_impl_from_path(char **out_version_folder, const char *instance_dir)
+char *hb_impl_from_path(char **out_version_folder, const char *instance_dir)
 {
 	char *copy = hb_strdup(instance_dir), *parts[64], *tok, *save = NULL, *impl = NULL;
 	int n = 0, i, v = -1;
@@ -185,10 +194,48 @@ static int S_is_c_file(const char *path)
 	return n > 2 && strcmp(path + n - 2, ".c") == 0;
 }
 
-/* Sources of an instance folder: its C files minus programs, the DRNG and included files. */
-static int S_discover_sources(S_list *out, const char *dir)
+/* The ICCS files that packages carry inside instance folders: the DRNG and the KAT generator
+ * (its reformatted copies too, with or without their main). */
+static int S_is_iccs_tool(const char *base)
 {
-	S_list files = { 0 }, included = { 0 };
+	return strcasecmp(base, "drng.c") == 0 ||
+		(strncasecmp(base, "KAT_CryptHash", 13) == 0 && S_is_c_file(base));
+}
+
+/* Record the "x.c" of every `#include "x.c"` directive of a file: found in code (comments
+ * blanked, so a commented-out include does not count), the name read from text. */
+static int S_add_included(hb_strlist *included, const char *text, const char *code)
+{
+	const char *p = code;
+	while ((p = strchr(p, '#')) != NULL) {
+		const char *line = p, *q = p + 1, *e;
+		while (line > code && (line[-1] == ' ' || line[-1] == '\t'))
+			line--;
+		p++;
+		if (line > code && line[-1] != '\n')
+			continue;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, "include", 7) != 0)
+			continue;
+		q += 7;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q != '"')
+			continue;
+		q = text + (q - code) + 1;
+		e = strchr(q, '"');
+		if (e && e - q > 2 && strncmp(e - 2, ".c", 2) == 0 &&
+			memchr(q, '\n', (size_t)(e - q)) == NULL)
+			if (hb_strlist_add(included, strndup(q, (size_t)(e - q))) != 0)
+				return HB_ERROR;
+	}
+	return 0;
+}
+
+int hb_sources_discover(hb_strlist *out, const char *dir)
+{
+	hb_strlist files = { 0 }, included = { 0 }, candidates = { 0 };
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	size_t i, j;
@@ -201,58 +248,51 @@ static int S_discover_sources(S_list *out, const char *dir)
 		if (de->d_name[0] == '.' || n < 3)
 			continue;
 		if (strcmp(de->d_name + n - 2, ".c") == 0 || strcmp(de->d_name + n - 2, ".h") == 0)
-			if ((rc = S_list_add(&files, hb_path_join(dir, de->d_name))) != 0)
+			if ((rc = hb_strlist_add(&files, hb_path_join(dir, de->d_name))) != 0)
 				break;
 	}
 	closedir(d);
 	if (files.n)
 		qsort(files.v, files.n, sizeof(char *), S_cmp_str);
-	/* collect `#include "x.c"` targets first */
-	for (i = 0; i < files.n && rc == 0; i++) {
-		hb_buf buf;
-		const char *p;
-		if (hb_file_read(&buf, files.v[i]) != 0)
-			continue;
-		for (p = (char *)buf.data; (p = strstr(p, "#include")) != NULL; p += 8) {
-			const char *q = p + 8, *e;
-			while (*q == ' ' || *q == '\t')
-				q++;
-			if (*q != '"')
-				continue;
-			e = strchr(q + 1, '"');
-			if (e && e - q > 2 && strncmp(e - 2, ".c", 2) == 0)
-				S_list_add(&included, strndup(q + 1, (size_t)(e - q - 1)));
-		}
-		hb_buf_free(&buf);
-	}
+	/* candidates are the C files that are neither programs nor ICCS tools; only they and the
+	 * headers can make a file "included" (a test program including the instance's .c does not) */
 	for (i = 0; i < files.n && rc == 0; i++) {
 		const char *base = S_base(files.v[i]);
+		int is_c = S_is_c_file(files.v[i]);
 		hb_buf buf;
 		char *code;
-		int skip = !S_is_c_file(files.v[i]) || strcasecmp(base, "drng.c") == 0;
 
-		for (j = 0; j < included.n && !skip; j++)
-			if (strcmp(S_base(included.v[j]), base) == 0)
-				skip = 1;
-		if (skip)
+		if (is_c && S_is_iccs_tool(base))
 			continue;
 		if ((rc = hb_file_read(&buf, files.v[i])) != 0)
 			break;
 		code = hb_code_only((char *)buf.data, buf.len);
-		skip = !code || hb_defines_main(code);
+		if (!code)
+			rc = hb_error_set("out of memory");
+		else if (!is_c || !hb_defines_main(code)) {
+			rc = S_add_included(&included, (char *)buf.data, code);
+			if (rc == 0 && is_c)
+				rc = hb_strlist_add(&candidates, hb_strdup(files.v[i]));
+		}
 		free(code);
 		hb_buf_free(&buf);
-		if (!skip)
-			rc = S_list_add(out, hb_strdup(files.v[i]));
 	}
-	S_strv_free(S_list_take(&files));
-	S_strv_free(S_list_take(&included));
+	for (i = 0; i < candidates.n && rc == 0; i++) {
+		int skip = 0;
+		for (j = 0; j < included.n && !skip; j++)
+			skip = strcmp(S_base(included.v[j]), S_base(candidates.v[i])) == 0;
+		if (!skip)
+			rc = hb_strlist_add(out, hb_strdup(candidates.v[i]));
+	}
+	hb_strv_free(hb_strlist_take(&files));
+	hb_strv_free(hb_strlist_take(&included));
+	hb_strv_free(hb_strlist_take(&candidates));
 	return rc;
 }
 
 /* ---- algorithm.json ---- */
 
-static int S_json_strings(S_list *out, json_t *arr, const char *base_dir, const char *json_path,
+static int S_json_strings(hb_strlist *out, json_t *arr, const char *base_dir, const char *json_path,
 	const char *field)
 {
 	size_t i;
@@ -262,15 +302,15 @@ static int S_json_strings(S_list *out, json_t *arr, const char *base_dir, const 
 	json_array_foreach(arr, i, v) {
 		if (!json_is_string(v))
 			return hb_error_set("%s: %s[%zu]: expected a string", json_path, field, i);
-		if (S_list_add(out, base_dir ? hb_path_join(base_dir, json_string_value(v)) :
+		if (hb_strlist_add(out, base_dir ? hb_path_join(base_dir, json_string_value(v)) :
 				hb_strdup(json_string_value(v))) != 0)
 			return HB_ERROR;
 	}
 	return 0;
 }
 
-static int S_apply_override(hb_instance *inst, S_list *sources, S_list *incs, S_list *flags,
-	S_list *ldflags, json_t *ov, const hb_algorithm *alg, const char *key)
+static int S_apply_override(hb_instance *inst, hb_strlist *sources, hb_strlist *incs,
+	hb_strlist *flags, hb_strlist *ldflags, json_t *ov, const hb_algorithm *alg, const char *key)
 {
 	static const char *known[] = { "sources", "extra_sources", "exclude", "include_dirs",
 		"cflags", "ldflags", "profile", "kat_scope", NULL };
@@ -290,7 +330,7 @@ static int S_apply_override(hb_instance *inst, S_list *sources, S_list *incs, S_
 				alg->json_path, key, k);
 	}
 	if ((v = json_object_get(ov, "sources")) != NULL) {
-		S_strv_free(S_list_take(sources));
+		hb_strv_free(hb_strlist_take(sources));
 		snprintf(field, sizeof(field), "build.%s.sources", key);
 		if (S_json_strings(sources, v, alg->dir, alg->json_path, field) != 0)
 			return HB_ERROR;
@@ -301,11 +341,11 @@ static int S_apply_override(hb_instance *inst, S_list *sources, S_list *incs, S_
 			return HB_ERROR;
 	}
 	if ((v = json_object_get(ov, "exclude")) != NULL) {
-		S_list ex = { 0 };
+		hb_strlist ex = { 0 };
 		size_t j, w;
 		snprintf(field, sizeof(field), "build.%s.exclude", key);
 		if (S_json_strings(&ex, v, NULL, alg->json_path, field) != 0) {
-			S_strv_free(S_list_take(&ex));
+			hb_strv_free(hb_strlist_take(&ex));
 			return HB_ERROR;
 		}
 		for (i = 0, w = 0; i < sources->n; i++) {
@@ -321,7 +361,7 @@ static int S_apply_override(hb_instance *inst, S_list *sources, S_list *incs, S_
 		sources->n = w;
 		if (sources->v)
 			sources->v[w] = NULL;
-		S_strv_free(S_list_take(&ex));
+		hb_strv_free(hb_strlist_take(&ex));
 	}
 	if ((v = json_object_get(ov, "include_dirs")) != NULL) {
 		snprintf(field, sizeof(field), "build.%s.include_dirs", key);
@@ -354,21 +394,39 @@ static int S_apply_override(hb_instance *inst, S_list *sources, S_list *incs, S_
 	return 0;
 }
 
-static int S_instance_build(hb_instance *inst, const hb_algorithm *alg, json_t *build)
+int hb_instance_configure(hb_instance *inst, const hb_algorithm *alg, json_t *build,
+	const hb_instance *base)
 {
-	S_list sources = { 0 }, incs = { 0 }, flags = { 0 }, ldflags = { 0 };
+	hb_strlist sources = { 0 }, incs = { 0 }, flags = { 0 }, ldflags = { 0 };
 	char *keys[4];
-	int i, rc;
+	int i, rc = 0;
 
-	/* from the most general to the most precise: "*", "*:IMPL", "NAME", "NAME:IMPL" */
+	/* from the most general to the most precise: "*", "*:IMPL", "NAME", "NAME:IMPL"; an
+	 * instance made from a discovered one has that one's general overrides already */
 	keys[0] = hb_strdup("*");
 	keys[1] = hb_sprintf("*:%s", inst->impl);
 	keys[2] = hb_strdup(inst->name);
 	keys[3] = hb_sprintf("%s:%s", inst->name, inst->impl);
-	rc = S_discover_sources(&sources, inst->dir);
-	if (rc == 0)
-		rc = S_list_add(&incs, hb_strdup(inst->dir));
-	for (i = 0; i < 4 && rc == 0; i++) {
+	if (inst->sources)
+		sources = S_list_of(inst->sources);
+	else if (base)
+		sources = S_list_of(hb_strv_dup(base->sources));
+	else
+		rc = hb_sources_discover(&sources, inst->dir);
+	inst->sources = NULL;
+	if (base) {
+		incs = S_list_of(hb_strv_dup(base->include_dirs));
+		flags = S_list_of(hb_strv_dup(base->extra_cflags));
+		ldflags = S_list_of(hb_strv_dup(base->ldflags));
+		inst->kat_byte_aligned = base->kat_byte_aligned;
+		free(inst->profile);
+		inst->profile = hb_strdup(base->profile);
+		if (!incs.v || !flags.v || !ldflags.v || !sources.v || !inst->profile)
+			rc = hb_error_set("out of memory");
+	} else if (rc == 0) {
+		rc = hb_strlist_add(&incs, hb_strdup(inst->dir));
+	}
+	for (i = base ? 2 : 0; i < 4 && rc == 0; i++) {
 		json_t *ov = build ? json_object_get(build, keys[i]) : NULL;
 		if (ov)
 			rc = S_apply_override(inst, &sources, &incs, &flags, &ldflags, ov, alg, keys[i]);
@@ -378,10 +436,19 @@ static int S_instance_build(hb_instance *inst, const hb_algorithm *alg, json_t *
 	if (rc == 0 && sources.n == 0)
 		rc = hb_error_set("%s: no C sources for %s (set build.%s.sources in %s)",
 			inst->dir, inst->name, inst->name, alg->json_path);
-	inst->sources = S_list_take(&sources);
-	inst->include_dirs = S_list_take(&incs);
-	inst->extra_cflags = S_list_take(&flags);
-	inst->ldflags = S_list_take(&ldflags);
+	inst->sources = hb_strlist_take(&sources);
+	inst->include_dirs = hb_strlist_take(&incs);
+	inst->extra_cflags = hb_strlist_take(&flags);
+	inst->ldflags = hb_strlist_take(&ldflags);
+	if (!inst->defines)
+		inst->defines = calloc(1, sizeof(char *));
+	if (!inst->rewrites)
+		inst->rewrites = calloc(1, sizeof(char *));
+	if (!inst->define_flags)
+		inst->define_flags = calloc(1, sizeof(char *));
+	if (rc == 0 && (!inst->sources || !inst->include_dirs || !inst->extra_cflags ||
+			!inst->ldflags || !inst->defines || !inst->rewrites || !inst->define_flags))
+		rc = hb_error_set("out of memory");
 	return rc;
 }
 
@@ -408,7 +475,7 @@ char *hb_kat_manifest_find(char *text, const char *want)
 
 /* Submitted KAT files: KAT_<set>_<instance>.txt[.gz] anywhere in the package, the copy
  * nearest to the instance folder first; kat.sha256 lines for the sets without a file. */
-static void S_find_kat(hb_instance *inst, char **files)
+void hb_instance_find_kat(hb_instance *inst, char **files)
 {
 	size_t i;
 	int s;
@@ -442,7 +509,7 @@ static void S_find_kat(hb_instance *inst, char **files)
 	}
 }
 
-static void S_instance_clear(hb_instance *inst)
+void hb_instance_clear(hb_instance *inst)
 {
 	int s;
 	free(inst->name);
@@ -451,10 +518,13 @@ static void S_instance_clear(hb_instance *inst)
 	free(inst->dir);
 	free(inst->header);
 	free(inst->profile);
-	S_strv_free(inst->sources);
-	S_strv_free(inst->include_dirs);
-	S_strv_free(inst->extra_cflags);
-	S_strv_free(inst->ldflags);
+	hb_strv_free(inst->sources);
+	hb_strv_free(inst->include_dirs);
+	hb_strv_free(inst->extra_cflags);
+	hb_strv_free(inst->ldflags);
+	hb_strv_free(inst->defines);
+	hb_strv_free(inst->rewrites);
+	hb_strv_free(inst->define_flags);
 	for (s = 0; s < HB_KAT_NSETS; s++) {
 		free(inst->kat_files[s]);
 		free(inst->kat_manifest[s]);
@@ -488,7 +558,7 @@ static int S_load_algorithm(hb_catalog *cat, hb_algorithm *alg, const char *dir)
 {
 	json_error_t jerr;
 	json_t *root = NULL, *v, *build, *include;
-	S_list files = { 0 };
+	hb_strlist files = { 0 };
 	char **filev = NULL;
 	hb_buf text;
 	size_t i;
@@ -532,22 +602,21 @@ static int S_load_algorithm(hb_catalog *cat, hb_algorithm *alg, const char *dir)
 	}
 	if ((rc = S_walk(&files, dir, 0)) != 0)
 		goto out;
-	filev = S_list_take(&files);
+	filev = hb_strlist_take(&files);
 	has_impl = hb_layout_has_implementations(dir, filev);
 	for (i = 0; filev[i]; i++) {
-		S_header_info info;
 		hb_instance *inst, *grown;
 		size_t n = strlen(filev[i]), k;
-		int hr, dup = 0;
-		char *why;
+		int hr, dup = 0, bits;
+		char *why, *name;
 
 		if (n < 3 || strcmp(filev[i] + n - 2, ".h") != 0)
 			continue;
-		hr = S_read_header(&info, filev[i]);
+		hr = hb_header_read(&name, &bits, filev[i]);
 		if (hr > 0 && !hb_layout_counts(dir, filev[i], include, has_impl, &why)) {
-			S_warn(cat, hb_sprintf("%s: %s", info.name, why));
+			S_warn(cat, hb_sprintf("%s: %s", name, why));
 			free(why);
-			free(info.name);
+			free(name);
 			continue;
 		}
 		if (hr < 0) {
@@ -558,36 +627,38 @@ static int S_load_algorithm(hb_catalog *cat, hb_algorithm *alg, const char *dir)
 			continue;
 		grown = realloc(alg->instances, (alg->ninstances + 1) * sizeof(*grown));
 		if (!grown) {
-			free(info.name);
+			free(name);
 			rc = hb_error_set("out of memory");
 			goto out;
 		}
 		alg->instances = grown;
 		inst = &alg->instances[alg->ninstances];
 		memset(inst, 0, sizeof(*inst));
-		inst->name = info.name;
-		inst->digest_bits = info.digest_bits;
+		inst->name = name;
+		inst->digest_bits = bits;
 		inst->header = hb_strdup(filev[i]);
 		inst->dir = S_dirname(filev[i]);
-		inst->impl = S_impl_from_path(&inst->version_folder, inst->dir);
-		for (k = 0; k < alg->ninstances; k++)
-			if (strcmp(alg->instances[k].name, inst->name) == 0 &&
-				strcmp(alg->instances[k].impl, inst->impl) == 0)
-				dup = 1;
+		inst->impl = hb_impl_from_path(&inst->version_folder, inst->dir);
+		for (k = 0; k < alg->ninstances && !dup; k++)
+			dup = strcmp(alg->instances[k].name, inst->name) == 0 &&
+				strcmp(alg->instances[k].impl, inst->impl) == 0;
 		if (dup) {
 			S_warn(cat, hb_sprintf("%s: instance %s (%s) is already defined in %s; "
-				"this copy is ignored", filev[i], inst->name, inst->impl, inst->dir));
-			S_instance_clear(inst);
+				"this copy is ignored", filev[i], inst->name, inst->impl,
+				alg->instances[k - 1].dir));
+			hb_instance_clear(inst);
 			continue;
 		}
 		inst->profile = hb_strdup(inst->impl);
 		alg->ninstances++;
-		if (S_instance_build(inst, alg, build) != 0) {
+		if (hb_instance_configure(inst, alg, build, NULL) != 0) {
 			rc = HB_ERROR;
 			goto out;
 		}
-		S_find_kat(inst, filev);
+		hb_instance_find_kat(inst, filev);
 	}
+	if ((rc = hb_declare_instances(alg, root, build, filev)) != 0)
+		goto out;
 	if (alg->ninstances == 0)
 		S_warn(cat, hb_sprintf("%s: no header defining ALGORITHM_INSTANCE below %s",
 			alg->json_path, dir));
@@ -596,7 +667,7 @@ static int S_load_algorithm(hb_catalog *cat, hb_algorithm *alg, const char *dir)
 	for (i = 0; i < alg->ninstances; i++)
 		alg->instances[i].algorithm = alg;
 out:
-	S_strv_free(filev);
+	hb_strv_free(filev);
 	json_decref(root);
 	return rc;
 }
@@ -605,7 +676,7 @@ static void S_algorithm_clear(hb_algorithm *alg)
 {
 	size_t i;
 	for (i = 0; i < alg->ninstances; i++)
-		S_instance_clear(&alg->instances[i]);
+		hb_instance_clear(&alg->instances[i]);
 	free(alg->instances);
 	free(alg->id);
 	free(alg->name);
@@ -622,7 +693,7 @@ void hb_catalog_free(hb_catalog *cat)
 	for (i = 0; i < cat->nalgorithms; i++)
 		S_algorithm_clear(&cat->algorithms[i]);
 	free(cat->algorithms);
-	S_strv_free(cat->warnings);
+	hb_strv_free(cat->warnings);
 	free(cat);
 }
 
@@ -634,7 +705,7 @@ static int S_cmp_alg(const void *a, const void *b)
 int hb_catalog_load(hb_catalog **out, const char *dir)
 {
 	hb_catalog *cat;
-	S_list dirs = { 0 };
+	hb_strlist dirs = { 0 };
 	DIR *d;
 	struct dirent *de;
 	size_t i, k;
@@ -649,7 +720,7 @@ int hb_catalog_load(hb_catalog **out, const char *dir)
 	{
 		char *own = hb_path_join(dir, "algorithm.json");
 		if (hb_is_file(own))
-			rc = S_list_add(&dirs, hb_strdup(dir));
+			rc = hb_strlist_add(&dirs, hb_strdup(dir));
 		free(own);
 	}
 	if (dirs.n == 0) {
@@ -665,7 +736,7 @@ int hb_catalog_load(hb_catalog **out, const char *dir)
 			sub = hb_path_join(dir, de->d_name);
 			json = hb_path_join(sub, "algorithm.json");
 			if (hb_is_file(json))
-				rc = S_list_add(&dirs, sub);
+				rc = hb_strlist_add(&dirs, sub);
 			else
 				free(sub);
 			free(json);
@@ -683,7 +754,7 @@ int hb_catalog_load(hb_catalog **out, const char *dir)
 		rc = S_load_algorithm(cat, &cat->algorithms[i], dirs.v[i]);
 		cat->nalgorithms++;
 	}
-	S_strv_free(S_list_take(&dirs));
+	hb_strv_free(hb_strlist_take(&dirs));
 	if (rc == 0) {
 		qsort(cat->algorithms, cat->nalgorithms, sizeof(hb_algorithm), S_cmp_alg);
 		for (i = 0; i < cat->nalgorithms; i++)
