@@ -231,6 +231,24 @@ int hb_kat_check(hb_kat_report *out, const hb_instance *inst, const char *librar
 	unsigned mask, const char *work_dir, unsigned time_limit_s, FILE *log);
 void hb_kat_report_clear(hb_kat_report *rep);
 
+/* Many libraries' KATs in parallel worker processes (katjobs.c), printed in the order given. */
+typedef struct {
+	const char *profiles, *work;
+	const char *out_dir;     /* kat-gen: where the files go */
+	unsigned sets;           /* mask; 0: all the submission has (check), all four (generate) */
+	unsigned time_limit_s;
+	unsigned jobs;           /* processes; 0: one per CPU */
+} hb_katjobs_opts;
+
+/* Check each library (build, regenerate, compare), its lines on stdout; *out_failed counts
+ * those that did not pass. */
+int hb_katjobs_check(size_t *out_failed, const hb_instance *const *insts, size_t n,
+	const hb_katjobs_opts *o);
+/* Write KAT_<set>_<instance>.txt of each set for each instance into out_dir, a "sha256  path"
+ * line each on stdout; *out_failed counts the files that could not be made. */
+int hb_katjobs_generate(size_t *out_failed, const hb_instance *const *insts, size_t n,
+	const hb_katjobs_opts *o);
+
 /* ---- the machine (envinfo.c) ---- */
 
 /* What system.json says about the machine. Strings are NULL and numbers -1 when a value cannot
@@ -262,13 +280,20 @@ void hb_env_free(hb_env *env);
 
 /* ---- the campaign (campaign.c) ---- */
 
+#define HB_MAX_CPUS 16
+
 typedef struct {
 	const char *system;       /* name of this machine's evidence folder */
 	const char *profile;      /* "guide" or "quick" */
 	const char *submissions;  /* folder of algorithms */
 	const char *only;         /* comma-separated algorithm ids, or NULL for all */
 	const char *data_dir;     /* evidence root (data/) */
-	int cpu;                  /* CPU to pin to, -1: the last one this process may use */
+	int cpus[HB_MAX_CPUS];    /* CPUs to time on, one library each at a time */
+	size_t ncpus;             /* 0: the last CPU this process may use */
+	unsigned jobs;            /* processes building and checking KATs; 0: one per CPU */
+	int overlap;              /* let builds and KAT checks run while timing */
+	unsigned shard_index;     /* this run takes shard shard_index of shard_count (1-based); */
+	unsigned shard_count;     /* 0: the whole campaign */
 	int fresh;                /* start over instead of resuming */
 	int time_failed;          /* time libraries whose KAT check did not pass */
 	unsigned kat_sets;        /* mask of KAT sets; 0: 2_12 and 2_23 */

@@ -45,15 +45,17 @@ static const char S_usage[] =
 	"  list                          every algorithm, instance, implementation and KAT file\n"
 	"  digest INSTANCE[:IMPL] [FILE...]  print <hex digest>  <file> like sha256sum\n"
 	"        [--bits N] [--length BITS]  hash only the first N bits; XOF output length\n"
-	"  kat-gen INSTANCE[:IMPL] [--sets 2_12,2_23,2_33,loop] [--out DIR]\n"
+	"  kat-gen INSTANCE[:IMPL]... [--sets 2_12,2_23,2_33,loop] [--out DIR] [--jobs N]\n"
 	"                                write the ICCS KAT files (default: all four sets)\n"
-	"  kat-check [INSTANCE[:IMPL]] [--sets …] [--time-limit S]  regenerate and compare with\n"
-	"                                the submitted KAT files (no INSTANCE: every instance)\n"
-	"  run --system NAME [--profile guide|quick] [--only ID,...] [--data DIR] [--cpu N]\n"
-	"      [--fresh] [--time-failed] [--sets …] [--sizes N,...] [--time-limit S]\n"
-	"      [--spread-limit PCT]\n"
+	"  kat-check [INSTANCE[:IMPL]] [--sets …] [--time-limit S] [--jobs N]  regenerate and\n"
+	"                                compare with the submitted KAT files (no INSTANCE: all)\n"
+	"  run --system NAME [--profile guide|quick] [--only ID,...] [--data DIR] [--cpu N[,M…]]\n"
+	"      [--jobs N] [--overlap] [--shard K/N] [--fresh] [--time-failed] [--sets …]\n"
+	"      [--sizes N,...] [--time-limit S] [--spread-limit PCT]\n"
 	"                                the campaign: KAT, timing and memory of every library,\n"
-	"                                evidence under DIR/NAME (default data/), resumable\n"
+	"                                evidence under DIR/NAME (default data/), resumable;\n"
+	"                                builds and KAT checks in N processes (default: one per\n"
+	"                                CPU) before the timing, serial on each --cpu\n"
 	"  merge --data OUT [--allow-missing] DIR...\n"
 	"                                join the data/<system> folders of a campaign's shards\n"
 	"                                into OUT/<system>; refuses shards that differ\n"
@@ -107,6 +109,27 @@ static int S_size(unsigned long long *out, const char *v)
 	return 0;
 }
 
+/* "3" or "2,3": the timing CPUs. */
+static int S_cpu_list(hb_campaign_opts *run, const char *list)
+{
+	const char *p = list;
+	run->ncpus = 0;
+	while (*p) {
+		char *end;
+		long v;
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v < 0 || v > 1000000 || *p == '-' || *p == '+' ||
+			run->ncpus == HB_MAX_CPUS || (*end && *end != ','))
+			return -1;
+		run->cpus[run->ncpus++] = (int)v;
+		p = *end ? end + 1 : end;
+		if (*end && !*p)
+			return -1;
+	}
+	return run->ncpus ? 0 : -1;
+}
+
 static int S_parse(S_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -131,16 +154,19 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		{ "sandbox-user", required_argument, NULL, 'U' },
 		{ "memory-limit", required_argument, NULL, 'M' },
 		{ "allow-missing", no_argument, NULL, 'A' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "overlap", no_argument, NULL, 'V' },
+		{ "shard", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
+	char extra;
 
 	memset(o, 0, sizeof(*o));
 	o->submissions = HB_ALGORITHMS_DEFAULT;
 	o->work = getenv("HASHBENCH_WORK") ? getenv("HASHBENCH_WORK") : HB_WORK_DEFAULT;
 	o->bits = -1;
-	o->run.cpu = -1;
 	o->run.profile = "guide";
 	o->run.data_dir = "data";
 	o->run.env_root = "/";
@@ -170,10 +196,25 @@ static int S_parse(S_opts *o, int argc, char **argv)
 					"(at least 16M)", optarg);
 			break;
 		case 'C':
+			if (S_cpu_list(&o->run, optarg) != 0)
+				return S_usage_error("--cpu %s: expected a CPU number or a list such as 2,3",
+					optarg);
+			break;
+		case 'j':
 			errno = 0;
-			o->run.cpu = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->run.cpu < 0)
-				return S_usage_error("--cpu %s: expected a CPU number", optarg);
+			o->run.jobs = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || end == optarg || optarg[0] == '-' || o->run.jobs == 0 ||
+				o->run.jobs > 256)
+				return S_usage_error("--jobs %s: expected a number of processes, 1 to 256",
+					optarg);
+			break;
+		case 'V': o->run.overlap = 1; break;
+		case 'H':
+			if (sscanf(optarg, "%u/%u%c", &o->run.shard_index, &o->run.shard_count,
+					&extra) != 2 || o->run.shard_count == 0 || o->run.shard_index == 0 ||
+				o->run.shard_index > o->run.shard_count || optarg[0] == '-')
+				return S_usage_error("--shard %s: expected K/N with 1 <= K <= N, e.g. 1/4",
+					optarg);
 			break;
 		case 'R':
 			errno = 0;
@@ -225,7 +266,8 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 	int i, nrest = 0, nopt = 1, rc, dashdash = 0;
 	static const char *with_value[] = { "--submissions", "--work", "--profiles", "--out",
 		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
-		"--sizes", "--time-limit", "--spread-limit", "--sandbox-user", "--memory-limit", NULL };
+		"--sizes", "--time-limit", "--spread-limit", "--sandbox-user", "--memory-limit", "--jobs",
+		"--shard", NULL };
 
 	if (!rest || !opt_argv) {
 		free(rest);
@@ -431,113 +473,66 @@ out:
 	return rc;
 }
 
-/* ---- kat-gen ---- */
+/* ---- kat-gen and kat-check ---- */
 
-static int S_cmd_kat_gen(const S_opts *o)
+static hb_katjobs_opts S_katjobs(const S_opts *o)
 {
-	hb_catalog *cat = NULL;
-	const hb_instance *inst;
-	hb_build_result *build = NULL;
-	const char *out_dir = o->out_dir ? o->out_dir : ".";
-	unsigned sets = o->sets ? o->sets : (1u << HB_KAT_NSETS) - 1;
-	int s, rc = 0;
-
-	if (o->nargs != 1)
-		return S_usage_error("%s", "kat-gen: name one instance (hashbench kat-gen SM3)");
-	if (S_prepare(&cat, &inst, &build, o, o->args[0]) != 0 || hb_mkdir_p(out_dir) != 0) {
-		rc = S_fail();
-		goto out;
-	}
-	for (s = 0; s < HB_KAT_NSETS && rc == 0; s++) {
-		char *name, *path;
-		char sha[65];
-		if (!(sets & (1u << s)))
-			continue;
-		name = hb_sprintf("KAT_%s_%s.txt", hb_kat_set_name(s), inst->name);
-		path = hb_path_join(out_dir, name);
-		if (hb_kat_generate_file(inst, build->library, (hb_kat_set)s, path,
-				o->run.time_limit_s, stderr) != 0 || hb_sha256_file(sha, path) != 0) {
-			fprintf(stderr, "hashbench: %s (%s): %s: %s\n", inst->name, inst->impl, name,
-				hb_error_last());
-			rc = 1;
-		} else {
-			printf("%s  %s\n", sha, path);
-		}
-		free(name);
-		free(path);
-	}
-out:
-	hb_build_result_free(build);
-	hb_catalog_free(cat);
-	return rc;
+	hb_katjobs_opts k = { o->profiles, o->work, o->out_dir ? o->out_dir : ".", o->sets,
+		o->run.time_limit_s, o->run.jobs };
+	return k;
 }
 
-/* ---- kat-check ---- */
-
-static int S_check_instance(const S_opts *o, const hb_instance *inst)
+/* The instances named by the arguments (none: every instance when all is set). */
+static int S_instances(const hb_instance ***out, size_t *n, const hb_catalog *cat,
+	const S_opts *o, int all)
 {
-	hb_build_result *build = NULL;
-	hb_kat_report rep;
-	char *stem = hb_instance_stem(inst);
-	char *dir = hb_sprintf("%s/kat/%s/%s", o->work, inst->algorithm->id, stem);
-	int s, ok = 0;
+	size_t a, k, total = 0;
+	int i;
 
-	if (hb_build(&build, inst, o->profiles, o->work) != 0) {
-		/* the build's message starts with "name (impl): "; print it once */
-		const char *msg = hb_error_last();
-		char *prefix = hb_sprintf("%s (%s): ", inst->name, inst->impl);
-		if (strncmp(msg, prefix, strlen(prefix)) == 0)
-			msg += strlen(prefix);
-		printf("%s (%s): ERROR: %s\n", inst->name, inst->impl, msg);
-		free(prefix);
-		goto out;
-	}
-	if (hb_kat_check(&rep, inst, build->library, o->sets, dir, o->run.time_limit_s, NULL) != 0) {
-		printf("%s (%s): ERROR: %s\n", inst->name, inst->impl, hb_error_last());
-		goto out;
-	}
-	for (s = 0; s < HB_KAT_NSETS; s++)
-		if (rep.mask & (1u << s))
-			printf("  %s: %s (%s)\n", rep.files[s].name, rep.files[s].result,
-				rep.files[s].detail ? rep.files[s].detail : "");
-	printf("%s (%s): %s%s%s\n", inst->name, inst->impl, rep.result,
-		rep.detail ? ": " : "", rep.detail ? rep.detail : "");
-	fflush(stdout);
-	ok = strcmp(rep.result, "PASS") == 0;
-	hb_kat_report_clear(&rep);
-out:
-	hb_build_result_free(build);
-	free(stem);
-	free(dir);
-	return ok;
+	*n = 0;
+	for (a = 0; a < cat->nalgorithms; a++)
+		total += cat->algorithms[a].ninstances;
+	*out = calloc((o->nargs > 0 ? (size_t)o->nargs : total) + 1, sizeof(**out));
+	if (!*out)
+		return hb_error_set("out of memory");
+	for (i = 0; i < o->nargs; i++)
+		if (hb_catalog_find(&(*out)[(*n)++], cat, o->args[i]) != 0)
+			return HB_ERROR;
+	for (a = 0; all && o->nargs == 0 && a < cat->nalgorithms; a++)
+		for (k = 0; k < cat->algorithms[a].ninstances; k++)
+			(*out)[(*n)++] = &cat->algorithms[a].instances[k];
+	return 0;
 }
 
-static int S_cmd_kat_check(const S_opts *o)
+static int S_cmd_kat(const S_opts *o, int generate)
 {
 	hb_catalog *cat = NULL;
-	const hb_instance *inst;
-	size_t a, k, failed = 0, total = 0;
+	const hb_instance **insts = NULL;
+	hb_katjobs_opts k = S_katjobs(o);
+	size_t n = 0, failed = 0;
+	int rc;
 
-	if (o->nargs > 1)
+	if (generate && o->nargs < 1)
+		return S_usage_error("%s", "kat-gen: name an instance (hashbench kat-gen SM3)");
+	if (!generate && o->nargs > 1)
 		return S_usage_error("kat-check: unexpected argument '%s'", o->args[1]);
 	if (hb_catalog_load(&cat, o->submissions) != 0)
 		return S_fail();
-	S_print_warnings(cat);
-	if (o->nargs == 1) {
-		if (hb_catalog_find(&inst, cat, o->args[0]) != 0) {
-			hb_catalog_free(cat);
-			return S_fail();
-		}
-		failed = !S_check_instance(o, inst);
-		total = 1;
-	} else {
-		for (a = 0; a < cat->nalgorithms; a++)
-			for (k = 0; k < cat->algorithms[a].ninstances; k++, total++)
-				failed += !S_check_instance(o, &cat->algorithms[a].instances[k]);
-		printf("%zu of %zu libraries passed\n", total - failed, total);
+	if (!generate)
+		S_print_warnings(cat);
+	if (S_instances(&insts, &n, cat, o, !generate) != 0 ||
+		(generate ? hb_katjobs_generate(&failed, insts, n, &k) :
+			hb_katjobs_check(&failed, insts, n, &k)) != 0) {
+		rc = S_fail();
+		goto out;
 	}
+	if (!generate && o->nargs == 0)
+		printf("%zu of %zu libraries passed\n", n - failed, n);
+	rc = failed ? 1 : 0;
+out:
+	free(insts);
 	hb_catalog_free(cat);
-	return failed ? 1 : 0;
+	return rc;
 }
 
 /* ---- run and env ---- */
@@ -659,9 +654,9 @@ int main(int argc, char **argv)
 	else if (strcmp(cmd, "digest") == 0)
 		rc = S_cmd_digest(&o);
 	else if (strcmp(cmd, "kat-gen") == 0)
-		rc = S_cmd_kat_gen(&o);
+		rc = S_cmd_kat(&o, 1);
 	else if (strcmp(cmd, "kat-check") == 0)
-		rc = S_cmd_kat_check(&o);
+		rc = S_cmd_kat(&o, 0);
 	else if (strcmp(cmd, "run") == 0)
 		rc = S_cmd_run(&o);
 	else if (strcmp(cmd, "env") == 0)

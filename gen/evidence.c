@@ -593,6 +593,7 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 		}
 	}
 	s->sandbox = hg_sandbox_describe(json_object_get(j, "sandbox"), &s->sandbox_off);
+	s->schedule = hg_schedule_describe(j);
 	if (s->sandbox_off == 1) {
 		size_t n = 0;
 		while (s->warnings[n])
@@ -644,6 +645,7 @@ static void S_system_clear(hg_system *s)
 		free(*fields[i]);
 	S_strv_free(s->warnings);
 	free(s->sandbox);
+	free(s->schedule);
 	S_strv_free(s->algorithms);
 	for (i = 0; i < s->nsums; i++) {
 		free(s->sums[i].path);

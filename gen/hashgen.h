@@ -93,6 +93,7 @@ typedef struct {
 	char **warnings;       /* NULL-terminated */
 	char *sandbox;         /* what protected the machine: the method page's paragraph */
 	int sandbox_off;       /* 1: measured with --no-sandbox, 0: sandboxed, -1: not recorded */
+	char *schedule;        /* how the campaign was scheduled: the method page's sentences */
 	hg_sum *sums;          /* sorted by path */
 	size_t nsums;
 	char **algorithms;     /* ids with evidence on this system, sorted, NULL-terminated */
@@ -102,6 +103,8 @@ typedef struct {
 /* The paragraph on what protected the machine, from system.json's "sandbox" (may be NULL:
  * evidence of an earlier version); *off as hg_system's sandbox_off (protection.c). */
 char *hg_sandbox_describe(json_t *sandbox, int *off);
+/* How the campaign was scheduled (overlap, timing CPUs, shards), from system.json (workplan.c). */
+char *hg_schedule_describe(json_t *sys);
 
 /* Everything of one algorithm on one system, loaded for its page. */
 typedef struct {

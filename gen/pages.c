@@ -908,6 +908,8 @@ static const char *S_method_lookup(void *ctx, const char *name)
 		return S_or_na(s->compiler);
 	if (strcmp(name, "sandbox") == 0)
 		return s->sandbox ? s->sandbox : "Not recorded.";
+	if (strcmp(name, "schedule") == 0)
+		return s->schedule ? s->schedule : "Not recorded.";
 	if (strcmp(name, "hashbench") == 0)
 		return s->hashbench;
 	if (strcmp(name, "counter-read") == 0)

@@ -604,3 +604,29 @@ Test(site, sitemap_lists_every_page_relative_or_under_the_base_url)
 	free(site);
 	free(out);
 }
+
+/* ---- the method page's scheduling sentences ---- */
+
+Test(site, method_page_says_how_the_campaign_was_scheduled)
+{
+	json_t *serial = json_loads("{\"campaign\": {\"overlap\": false, \"timing_cpus\": [3]}}", 0,
+		NULL);
+	json_t *busy = json_loads("{\"campaign\": {\"overlap\": true, \"timing_cpus\": [2, 3]}, "
+		"\"shards\": [{\"index\": 1}, {\"index\": 2}]}", 0, NULL);
+	json_t *old = json_loads("{\"campaign\": {}}", 0, NULL);
+	char *a = hg_schedule_describe(serial), *b = hg_schedule_describe(busy);
+	char *c = hg_schedule_describe(old);
+
+	cr_expect(strstr(a, "the timing began when every check had ended") != NULL, "%s", a);
+	cr_expect(strstr(a, "one after another on CPU 3.") != NULL, "%s", a);
+	cr_expect(strstr(b, "With --overlap") != NULL, "%s", b);
+	cr_expect(strstr(b, "timed on CPUs 2 and 3") != NULL, "%s", b);
+	cr_expect(strstr(b, "joins 2 shards") != NULL, "%s", b);
+	cr_expect(strstr(c, "Not recorded") == c, "%s", c);
+	free(a);
+	free(b);
+	free(c);
+	json_decref(serial);
+	json_decref(busy);
+	json_decref(old);
+}
