@@ -225,6 +225,62 @@ Test(parallel, shards_split_the_libraries_by_name, .timeout = 600)
 	free(data2);
 }
 
+/* The units of a system folder: its KAT summaries and logs and its record files, one per line. */
+static char *S_units(const char *sys)
+{
+	char *all = S_listing(sys), *line, *save = NULL, *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	for (line = strtok_r(all, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, "./records/", 10) == 0 || strncmp(line, "./kat/", 6) == 0)
+			fprintf(f, "%s\n", line);
+	fclose(f);
+	free(all);
+	return out;
+}
+
+Test(parallel, merged_shards_hold_the_units_of_an_unsharded_run, .timeout = 600)
+{
+	char *d1 = hbt_tmpdir("msh1"), *d2 = hbt_tmpdir("msh2"), *whole = hbt_tmpdir("mwhole");
+	char *merged = hbt_tmpdir("mout"), *e, *o, *s1 = hb_path_join(d1, "ms"), *s2 = hb_path_join(d2,
+		"ms"), *sw = hb_path_join(whole, "ms"), *sm = hb_path_join(merged, "ms"), *uw, *um, *cmd;
+	const char *k1[] = { "--shard", "1/2", NULL }, *k2[] = { "--shard", "2/2", NULL };
+	const char *none[] = { NULL };
+	const char *merge[] = { "merge", "--data", merged, s1, s2, NULL };
+	json_t *sys;
+
+	cr_assert_eq(S_run(&e, d1, "ms", k1), 0, "%s", e);
+	free(e);
+	cr_assert_eq(S_run(&e, d2, "ms", k2), 0, "%s", e);
+	free(e);
+	cr_assert_eq(S_run(&e, whole, "ms", none), 0, "%s", e);
+	free(e);
+	cr_assert_eq(hbt_cli(&o, &e, NULL, merge), 0, "%s", e);
+	free(o);
+	free(e);
+	uw = S_units(sw);
+	um = S_units(sm);
+	cr_expect_str_eq(um, uw, "the merged shards hold exactly the units of the unsharded run");
+	cr_expect(strstr(uw, "./records/sm3/SM3__hash_1024.json") != NULL, "%s", uw);
+	sys = S_json(sm, "system.json");
+	cr_expect_null(json_object_get(sys, "shard"));
+	cr_expect_eq(json_array_size(json_object_get(sys, "shards")), 2);
+	json_decref(sys);
+	cmd = hb_sprintf("cd '%s' && sha256sum --quiet -c SHA256SUMS", sm);
+	cr_expect_eq(system(cmd), 0, "the merged SHA256SUMS verifies");
+	free(cmd);
+	free(uw);
+	free(um);
+	free(s1);
+	free(s2);
+	free(sw);
+	free(sm);
+	free(d1);
+	free(d2);
+	free(whole);
+	free(merged);
+}
+
 Test(parallel, kat_commands_print_the_same_with_any_jobs, .timeout = 600)
 {
 	char *o1, *o2, *e1, *e2, *dir1 = hbt_tmpdir("katgen1"), *dir2 = hbt_tmpdir("katgen2");
