@@ -78,9 +78,10 @@ const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result
 	char *logtext = NULL;
 	size_t loglen = 0;
 	FILE *log;
-	json_t *j, *files;
+	json_t *j, *files, *declared;
 	hb_kat_report rep;
 	int s;
+	size_t i;
 
 	memset(&rep, 0, sizeof(rep));
 	hb_mkdir_p(dir);
@@ -94,6 +95,12 @@ const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result
 	fprintf(log, "hashbench %s (git %s) KAT check of %s (%s), algorithm %s\n", HB_VERSION,
 		HB_GIT_COMMIT, inst->name, inst->impl, inst->algorithm->id);
 	fprintf(log, "instance folder: %s\n", inst->dir);
+	for (i = 0; inst->defines && inst->defines[i]; i++)
+		fprintf(log, "declared in algorithm.json: %s\n", inst->defines[i]);
+	for (i = 0; inst->rewrites && inst->rewrites[i]; i++)
+		fprintf(log, "rewritten in a private copy: %s\n", inst->rewrites[i]);
+	for (i = 0; inst->define_flags && inst->define_flags[i]; i++)
+		fprintf(log, "passed to the compiler: %s\n", inst->define_flags[i]);
 	j = json_object();
 	json_object_set_new(j, "schema", json_string("hashbench.kat/1"));
 	json_object_set_new(j, "instance", json_string(inst->name));
@@ -103,8 +110,7 @@ const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result
 		fprintf(log, "library sha256: %s\n", b->library_sha256);
 		if (b->log && *b->log)
 			fprintf(log, "compiler output:\n%s", b->log);
-		json_object_set_new(j, "build_flags", json_string(inst->extra_cflags[0] ?
-			"guide+overrides" : "guide"));
+		json_object_set_new(j, "build_flags", json_string(hb_run_flags_label(inst)));
 		json_object_set_new(j, "cflags", json_string(b->cflags));
 		json_object_set_new(j, "library_sha256", json_string(b->library_sha256));
 		fflush(log);
@@ -138,6 +144,8 @@ const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result
 		json_array_append_new(files, fj);
 	}
 	json_object_set_new(j, "files", files);
+	if ((declared = hb_run_declared_json(inst)) != NULL)
+		json_object_set_new(j, "declared", declared);
 	json_object_set_new(j, "sets_mask", json_integer(mask));
 	json_object_set_new(j, "scope", json_string(inst->kat_byte_aligned ? "byte-aligned" : "all"));
 	json_object_set_new(j, "result", json_string(rep.result));

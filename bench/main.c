@@ -332,6 +332,11 @@ static int S_cmd_list(const S_opts *o)
 				printf(" %s", b ? b + 1 : inst->sources[i]);
 			}
 			printf("\n");
+			/* an instance algorithm.json declares: what it changes in the headers */
+			for (i = 0; inst->rewrites && inst->rewrites[i]; i++)
+				printf("    rewritten: %s\n", inst->rewrites[i]);
+			for (i = 0; inst->define_flags && inst->define_flags[i]; i++)
+				printf("    compiled with: %s\n", inst->define_flags[i]);
 			for (s = 0; s < HB_KAT_NSETS; s++) {
 				if (inst->kat_files[s])
 					printf("    KAT_%-5s %s\n", hb_kat_set_name(s), inst->kat_files[s]);

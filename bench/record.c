@@ -107,16 +107,41 @@ static double S_spread_pct(json_t *samples)
 	return med > 0 ? (q3 - q1) / med * 100 : -1;
 }
 
+const char *hb_run_flags_label(const hb_instance *inst)
+{
+	return inst->extra_cflags[0] || (inst->define_flags && inst->define_flags[0]) ?
+		"guide+overrides" : "guide";
+}
+
+static json_t *S_strings(char *const *v)
+{
+	json_t *a = json_array();
+	size_t i;
+	for (i = 0; v && v[i]; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+json_t *hb_run_declared_json(const hb_instance *inst)
+{
+	if (!inst->defines || !inst->defines[0])
+		return NULL;
+	return json_pack("{s:o, s:o, s:o}", "defines", S_strings(inst->defines), "rewrites",
+		S_strings(inst->rewrites), "define_flags", S_strings(inst->define_flags));
+}
+
 json_t *hb_run_build_json(const hb_build_result *b, const hb_instance *inst)
 {
-	json_t *j = json_object();
-	json_object_set_new(j, "flags", json_string(inst->extra_cflags[0] ? "guide+overrides" : "guide"));
+	json_t *j = json_object(), *declared = hb_run_declared_json(inst);
+	json_object_set_new(j, "flags", json_string(hb_run_flags_label(inst)));
 	json_object_set_new(j, "profile", json_string(b->profile));
 	json_object_set_new(j, "cc", json_string(b->cc));
 	json_object_set_new(j, "cflags", json_string(b->cflags));
 	json_object_set_new(j, "command", json_string(b->command));
 	json_object_set_new(j, "library", json_string(b->library));
 	json_object_set_new(j, "library_sha256", json_string(b->library_sha256));
+	if (declared) /* what algorithm.json's "instances" changed in the submission's headers */
+		json_object_set_new(j, "declared", declared);
 	return j;
 }
 

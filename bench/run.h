@@ -70,6 +70,10 @@ int hb_run_kat_manifest(const hb_run *r, const hb_algorithm *alg);
 /* record.c */
 int hb_cmp_u64(const void *x, const void *y);
 json_t *hb_run_build_json(const hb_build_result *b, const hb_instance *inst);
+/* "guide", or "guide+overrides" when algorithm.json added flags or -D defines. */
+const char *hb_run_flags_label(const hb_instance *inst);
+/* {defines, rewrites, define_flags} of an instance algorithm.json declares, else NULL. */
+json_t *hb_run_declared_json(const hb_instance *inst);
 char *hb_run_record_path(const hb_run *r, const hb_instance *inst, unsigned long long bytes);
 int hb_run_record_reusable(const hb_run *r, const char *path, const hb_build_result *b);
 hb_driver_setup hb_run_driver(const hb_run *r);

@@ -789,3 +789,61 @@ Test(shapes, code_gcc_14_rejects_builds_with_the_relaxations, .timeout = 120)
 	free(strict);
 	hb_catalog_free(cat);
 }
+
+/* ---- 4. what a declared instance changed, shown wherever the library is ---- */
+
+Test(shapes, a_declared_instance_shows_what_was_rewritten, .timeout = 300)
+{
+	char *tmp = hbt_tmpdir("declared e2e"), *data = hb_path_join(tmp, "data");
+	char *work = hb_path_join(tmp, "work"), *sys = hb_path_join(data, "d"), *out, *err, *log;
+	const char *args[] = { "run", "--system", "d", "--profile", "quick", "--sizes", "32",
+		"--submissions", SHAPES "/declared", "--data", data, "--work", work, NULL };
+	const char *list[] = { "list", "--submissions", SHAPES "/declared", NULL };
+	json_t *kat, *rec, *decl;
+	int status;
+
+	status = hbt_cli(&out, &err, NULL, args);
+	cr_assert_eq(status, 0, "hashbench run: %d\n%s", status, err);
+	free(out);
+	free(err);
+	log = hb_path_join(sys, "kat/declared/MEGASCON-384-XOF-1024.log");
+	cr_expect(S_contains(log, "declared in algorithm.json: DIGEST_BIT_LENGTH=1024\n"));
+	cr_expect(S_contains(log, "rewritten in a private copy: CryptHash_AlgorithmInstance.h: "
+		"#define DIGEST_BIT_LENGTH 2048 -> 1024\n"));
+	cr_expect(S_contains(log, "passed to the compiler: -DMEGASCON_STRICT=0\n"));
+	kat = hbt_json_load(sys, "kat/declared/MEGASCON-384-XOF-1024.json");
+	cr_expect_str_eq(json_string_value(json_object_get(kat, "result")), "PASS");
+	cr_expect_str_eq(json_string_value(json_object_get(kat, "build_flags")), "guide+overrides",
+		"a -D flag is an override of the guide's flags");
+	decl = json_object_get(kat, "declared");
+	cr_expect_eq(json_array_size(json_object_get(decl, "rewrites")), 2);
+	rec = hbt_json_load(sys, "records/declared/MEGASCON-384-XOF-1024__hash_32.json");
+	decl = json_object_get(json_object_get(rec, "build"), "declared");
+	cr_expect_str_eq(json_string_value(json_array_get(json_object_get(decl, "rewrites"), 1)),
+		"CryptHash_AlgorithmInstance.h: #define DIGEST_BIT_LENGTH 2048 -> 1024");
+	cr_expect_str_eq(json_string_value(json_array_get(json_object_get(decl, "define_flags"), 0)),
+		"-DMEGASCON_STRICT=0");
+	json_decref(rec);
+	/* a header rewrite alone keeps the guide's flags; a discovered instance has no "declared" */
+	rec = hbt_json_load(sys, "records/declared/MEGASCON-384-XOF-256__hash_32.json");
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(rec, "build"), "flags")),
+		"guide");
+	json_decref(rec);
+	rec = hbt_json_load(sys, "records/declared/MEGASCON-384-XOF-2048__hash_32.json");
+	cr_expect_null(json_object_get(json_object_get(rec, "build"), "declared"));
+	json_decref(rec);
+	cr_expect_eq(hbt_evidence_check_tree(sys), 1 + 6 + 6);
+	status = hbt_cli(&out, &err, NULL, list);
+	cr_expect_eq(status, 0);
+	cr_expect(strstr(out, "    rewritten: CryptHash_AlgorithmInstance.h: #define DIGEST_BIT_LENGTH "
+		"2048 -> 256\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "    compiled with: -DMEGASCON_STRICT=0\n") != NULL, "%s", out);
+	free(out);
+	free(err);
+	json_decref(kat);
+	free(log);
+	free(sys);
+	free(work);
+	free(data);
+	free(tmp);
+}
