@@ -15,7 +15,9 @@
 # build/bin/hashbench), PROFILE (default quick; guide takes several minutes per campaign),
 # KEEP=1 keeps the temporary folder (both evidence trees and logs), A_ARGS and B_ARGS extra
 # options of the first and the second campaign (B_ARGS=--no-sandbox: does the sandbox change
-# the figures by more than the run-to-run noise?).
+# the figures by more than the run-to-run noise?). B_SHARDS=N runs the second campaign as N
+# shards (--shard K/N, one after another, each in its own data folder) and compares the first
+# with their `hashbench merge`: do merged shards hold the same points, within the noise?
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -27,6 +29,18 @@ echo
 for sys in rA rB; do
 	extra=${A_ARGS:-}
 	[ "$sys" = rB ] && extra=${B_ARGS:-}
+	if [ "$sys" = rB ] && [ -n "${B_SHARDS:-}" ]; then
+		shards=()
+		for k in $(seq 1 "$B_SHARDS"); do
+			echo "campaign $sys, shard $k/$B_SHARDS: $PROFILE profile${extra:+, $extra}"
+			# shellcheck disable=SC2086 # B_ARGS is a list of options
+			quality_campaign "$TMP/$sys-$k.log" --system "$sys" --profile "$PROFILE" --fresh \
+				--data "$TMP/shard$k" --work "$TMP/work" --shard "$k/$B_SHARDS" $extra
+			shards+=("$TMP/shard$k/$sys")
+		done
+		"$HB" merge --data "$TMP/$sys" "${shards[@]}" 2>&1 | sed 's/^hashbench: /  /'
+		continue
+	fi
 	echo "campaign $sys: $PROFILE profile, whole bundle${extra:+, $extra}"
 	# shellcheck disable=SC2086 # A_ARGS and B_ARGS are lists of options
 	quality_campaign "$TMP/$sys.log" --system "$sys" --profile "$PROFILE" --fresh \
