@@ -341,4 +341,31 @@ typedef struct {
  * writing failed. Nothing under OUT is changed unless it returns 0. */
 int hb_merge(hb_merge_summary *out, const hb_merge_opts *o);
 
+/* ---- import (import.c) ---- */
+
+typedef struct {
+	const char *dir;          /* the harness's performance/data/<system> folder, as given */
+	const char *system;       /* NAME: the evidence goes to data_dir/NAME */
+	const char *data_dir;     /* data/ */
+	const char *catalog;      /* folder with algorithms/<id>.json entries, or NULL */
+	const char *method;       /* the method page, or NULL: DIR/../../method_<basename DIR>.md */
+	const char *only;         /* comma-separated algorithm ids, or NULL for all */
+	FILE *progress;           /* where skipped and refused files are listed; NULL: nowhere */
+} hb_import_opts;
+
+typedef struct {
+	size_t records, kat_logs;  /* converted */
+	size_t skipped;            /* records and logs of other categories or operations */
+	size_t refused;            /* unusable files, symbolic links, paths out of DIR: listed */
+	size_t catalog_written, catalog_kept;
+	int method;                /* whether the harness's method page was found and copied */
+} hb_import_summary;
+
+/* Convert the earlier harness's evidence (README: "Importing the earlier harness's evidence"):
+ * 0 when data_dir/NAME was written, with what was skipped or refused counted in out (each listed
+ * on progress, one line a file); negative, with one message, when nothing could be imported.
+ * data_dir/NAME is replaced whole only on success and only when it is absent, empty or an
+ * earlier import; catalog entries already in data_dir/algorithms are kept. */
+int hb_import_ngcc_harness(hb_import_summary *out, const hb_import_opts *o);
+
 #endif

@@ -36,6 +36,8 @@ typedef struct {
 	char **args;       /* positional arguments */
 	int nargs;
 	int allow_missing; /* merge --allow-missing */
+	const char *catalog; /* import --catalog */
+	const char *method;  /* import --method */
 } S_opts;
 
 static const char S_usage[] =
@@ -59,6 +61,10 @@ static const char S_usage[] =
 	"  merge --data OUT [--allow-missing] DIR...\n"
 	"                                join the data/<system> folders of a campaign's shards\n"
 	"                                into OUT/<system>; refuses shards that differ\n"
+	"  import ngcc-harness DIR --system NAME [--data DIR] [--catalog DIR] [--method FILE]\n"
+	"      [--only ID,...]           convert the earlier harness's evidence (DIR: its\n"
+	"                                performance/data/<system>) into data/NAME (or --data's),\n"
+	"                                each original kept beside what was made from it\n"
 	"  env [--cpu N]                 print the system.json a campaign would write\n"
 	"  version                       print the version\n"
 	"\n"
@@ -157,6 +163,8 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "overlap", no_argument, NULL, 'V' },
 		{ "shard", required_argument, NULL, 'H' },
+		{ "catalog", required_argument, NULL, 'G' },
+		{ "method", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -187,6 +195,8 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		case 'F': o->run.fresh = 1; break;
 		case 'T': o->run.time_failed = 1; break;
 		case 'A': o->allow_missing = 1; break;
+		case 'G': o->catalog = optarg; break;
+		case 'E': o->method = optarg; break;
 		case 'Z': o->run.sizes = optarg; break;
 		case 'N': o->sandbox.disabled = 1; break;
 		case 'U': o->sandbox.user = optarg; break;
@@ -267,7 +277,7 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 	static const char *with_value[] = { "--submissions", "--work", "--profiles", "--out",
 		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
 		"--sizes", "--time-limit", "--spread-limit", "--sandbox-user", "--memory-limit", "--jobs",
-		"--shard", NULL };
+		"--shard", "--catalog", "--method", NULL };
 
 	if (!rest || !opt_argv) {
 		free(rest);
@@ -627,6 +637,39 @@ static int S_cmd_merge(const S_opts *o)
 	return 0;
 }
 
+/* ---- import ---- */
+
+static int S_cmd_import(const S_opts *o)
+{
+	hb_import_opts m = { NULL, o->run.system, o->run.data_dir, o->catalog, o->method, o->run.only,
+		stderr };
+	hb_import_summary sum;
+
+	if (o->nargs < 1 || strcmp(o->args[0], "ngcc-harness") != 0)
+		return S_usage_error("%s", "import: from what? (hashbench import ngcc-harness DIR "
+			"--system NAME; ngcc-harness is the one source known)");
+	if (o->nargs != 2)
+		return S_usage_error("%s", o->nargs < 2 ? "import ngcc-harness: which folder? (the "
+			"harness's performance/data/<system>)" : "import ngcc-harness: one folder at a time");
+	if (!o->run.system)
+		return S_usage_error("%s", "import: --system NAME is required (the name of the imported "
+			"system's evidence, e.g. arm_1)");
+	m.dir = o->args[1];
+	if (hb_import_ngcc_harness(&sum, &m) != 0)
+		return S_fail();
+	fprintf(stderr, "hashbench: imported %zu records and %zu KAT logs of ngcc-harness from %s into "
+		"%s/%s (catalog entries: %zu written, %zu kept; method page: %s)\n", sum.records,
+		sum.kat_logs, o->args[1], o->run.data_dir, o->run.system, sum.catalog_written,
+		sum.catalog_kept, sum.method ? "the harness's" : "none");
+	if (sum.skipped)
+		fprintf(stderr, "hashbench: import: %zu file%s of other categories or operations skipped "
+			"(listed above)\n", sum.skipped, sum.skipped == 1 ? "" : "s");
+	if (sum.refused)
+		fprintf(stderr, "hashbench: import: %zu file%s refused (listed above)\n", sum.refused,
+			sum.refused == 1 ? "" : "s");
+	return sum.refused ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	S_opts o;
@@ -649,8 +692,8 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	o.sandbox.scratch = o.work;
-	if (strcmp(cmd, "list") != 0 && strcmp(cmd, "merge") != 0 && (hb_mkdir_p(o.work) != 0 ||
-			hb_sandbox_configure(&o.sandbox, stderr) != 0)) {
+	if (strcmp(cmd, "list") != 0 && strcmp(cmd, "merge") != 0 && strcmp(cmd, "import") != 0 &&
+		(hb_mkdir_p(o.work) != 0 || hb_sandbox_configure(&o.sandbox, stderr) != 0)) {
 		free(o.args);
 		return S_usage_error("%s", hb_error_last());
 	}
@@ -668,6 +711,8 @@ int main(int argc, char **argv)
 		rc = S_cmd_env(&o);
 	else if (strcmp(cmd, "merge") == 0)
 		rc = S_cmd_merge(&o);
+	else if (strcmp(cmd, "import") == 0)
+		rc = S_cmd_import(&o);
 	else
 		rc = S_usage_error("unknown command '%s'", cmd);
 	free(o.args);

@@ -601,7 +601,7 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 		S_push(&s->warnings, &n, hg_xstrdup("Measured with --no-sandbox: submission code ran "
 			"with hashbench's own rights, without namespaces, system-call filter or limits."));
 	}
-	if (S_load_sums(s) != 0)
+	if (S_load_sums(s) != 0 || hg_import_load(s, json_object_get(j, "measured_by"), path) != 0)
 		goto out;
 	/* the algorithms with evidence here: folders of records/ and kat/ */
 	sub = hg_xprintf("%s/records", s->dir);
@@ -647,6 +647,7 @@ static void S_system_clear(hg_system *s)
 	free(s->sandbox);
 	free(s->schedule);
 	S_strv_free(s->algorithms);
+	hg_import_free(s->imported);
 	for (i = 0; i < s->nsums; i++) {
 		free(s->sums[i].path);
 	}
@@ -864,7 +865,8 @@ static int S_record(hg_record *r, const S_ctx *c, json_t *j, const hg_system *s,
 	}
 	if (S_int(&r->static_bytes, c, res, "resources.", "static_bytes", 0) ||
 		S_int(&r->baseline_rss_kib, c, res, "resources.", "baseline_rss_kib", 0) ||
-		S_int(&r->peak_rss_kib, c, res, "resources.", "peak_rss_kib", 0))
+		S_int(&r->peak_rss_kib, c, res, "resources.", "peak_rss_kib", 0) ||
+		hg_import_record(r, j, c->file) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -889,7 +891,7 @@ static int S_kat(hg_kat *k, const S_ctx *c, json_t *j)
 		k->byte_aligned = scope && strcmp(scope, "byte-aligned") == 0;
 		free(scope);
 	}
-	return 0;
+	return hg_import_kat(k, j, c->file);
 }
 
 static void S_record_clear(hg_record *r)
@@ -904,6 +906,7 @@ static void S_record_clear(hg_record *r)
 	free(r->flags);
 	free(r->trials);
 	free(r->samples);
+	free(r->original);
 }
 
 void hg_sysalg_clear(hg_sysalg *sa)
@@ -919,6 +922,7 @@ void hg_sysalg_clear(hg_sysalg *sa)
 		free(sa->kats[i].build_flags);
 		free(sa->kats[i].result);
 		free(sa->kats[i].detail);
+		free(sa->kats[i].import_note);
 	}
 	free(sa->kats);
 	for (i = 0; i < sa->nfiles; i++)
@@ -929,8 +933,10 @@ void hg_sysalg_clear(hg_sysalg *sa)
 		close(sa->dir_fd[0]);
 	if (sa->dir_fd[1] > 0)
 		close(sa->dir_fd[1]);
+	if (sa->dir_fd[2] > 0)
+		close(sa->dir_fd[2]);
 	memset(sa, 0, sizeof(*sa));
-	sa->dir_fd[0] = sa->dir_fd[1] = -1;
+	sa->dir_fd[0] = sa->dir_fd[1] = sa->dir_fd[2] = -1;
 }
 
 static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, const char *id,
@@ -969,7 +975,7 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 		f->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
 		hg_sha256_hex(f->sha256, text, len);
 		hg_evfile_check(f, s);
-		if (nl > 5 && strcmp(names[i] + nl - 5, ".json") == 0) {
+		if (slot < 2 && nl > 5 && strcmp(names[i] + nl - 5, ".json") == 0) {
 			json_t *j = S_parse(&c, text, len);
 			if (!j) {
 				rc = -1;
@@ -992,7 +998,7 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 				rc = S_kat(k, &c, j);
 			}
 			json_decref(j);
-		} else if (strcmp(names[i], "kat.sha256") == 0) {
+		} else if (slot < 2 && strcmp(names[i], "kat.sha256") == 0) {
 			sa->manifest = hg_xstrdup(rel);
 		}
 		free(full);
@@ -1037,11 +1043,10 @@ void hg_evfile_check(hg_evfile *f, const hg_system *s)
 
 void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const char *id)
 {
-	static const char *kinds[] = { "kat", "records" };
-	size_t i, k, present = *n;
-	int t;
+	const char *kinds[3];
+	size_t i, k, present = *n, t, nkinds = hg_evidence_kinds(s, kinds);
 
-	for (t = 0; t < 2; t++) {
+	for (t = 0; t < nkinds; t++) {
 		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
 		size_t plen = strlen(prefix);
 		for (i = hg_system_sum_lower(s, prefix);
@@ -1068,9 +1073,10 @@ void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const
 int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const char *id)
 {
 	memset(out, 0, sizeof(*out));
-	out->dir_fd[0] = out->dir_fd[1] = -1;
+	out->dir_fd[0] = out->dir_fd[1] = out->dir_fd[2] = -1;
 	if (S_load_folder(out, d, s, id, "kat", 0) != 0 ||
-		S_load_folder(out, d, s, id, "records", 1) != 0) {
+		S_load_folder(out, d, s, id, "records", 1) != 0 ||
+		(s->imported && S_load_folder(out, d, s, id, HG_ORIGINALS, 2) != 0)) {
 		hg_sysalg_clear(out);
 		return -1;
 	}

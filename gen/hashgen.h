@@ -44,12 +44,15 @@ typedef struct {
 	size_t nsamples;
 	int disturbed;         /* a round was far from the others even after the retries */
 	size_t nretries;       /* attempts discarded as disturbed */
+	char *original;        /* imported: the original it was converted from (NULL: measured) */
+	char original_sha256[65];
 } hg_record;
 
 typedef struct {
 	char *file;            /* the summary, relative to the system folder */
 	char *instance, *implementation, *build_flags, *result, *detail;
 	int byte_aligned;      /* the check covered the byte-aligned entries only */
+	char *import_note;     /* imported: how the other tool checked it (NULL: none) */
 } hg_kat;
 
 typedef enum { HG_SUM_OK, HG_SUM_MISMATCH, HG_SUM_UNLISTED, HG_SUM_MISSING } hg_sum_state;
@@ -98,7 +101,34 @@ typedef struct {
 	size_t nsums;
 	char **algorithms;     /* ids with evidence on this system, sorted, NULL-terminated */
 	char system_sha256[65];
+	struct hg_import *imported; /* measured by another tool and imported; NULL: by hashbench */
 } hg_system;
+
+/* ---- evidence measured by another tool and imported (imported.c) ---- */
+
+/* Where the originals of the converted records lie: imported/records/<id>/<file>. */
+#define HG_ORIGINALS "imported/records"
+
+typedef struct hg_import {
+	char *tool, *version, *commit; /* "ngcc-harness"; version and commit NULL when unknown */
+	char *imported_by;     /* "hashbench 0.1.0 (git abc1234)" */
+	char *source;          /* the folder it was imported from */
+	char *method;          /* the tool's own method page (method.md), NULL when missing */
+	hg_evfile *files;      /* the system's originals: method.md and imported/ (records aside) */
+	size_t nfiles;
+} hg_import;
+
+/* system.json's "measured_by" (NULL or absent: measured by hashbench) into s->imported, with
+ * the tool's method page and the system's originals checked against s->sums; file names
+ * system.json in messages. */
+int hg_import_load(hg_system *s, json_t *measured_by, const char *file);
+void hg_import_free(hg_import *im);
+/* A record's or a KAT summary's "imported" object (absent: nothing to do). */
+int hg_import_record(hg_record *r, json_t *rec, const char *file);
+int hg_import_kat(hg_kat *k, json_t *kat, const char *file);
+/* The folders of an algorithm's evidence on s, each followed by /<id>/: "kat", "records" and,
+ * on an imported system, HG_ORIGINALS; returns how many (2 or 3). */
+size_t hg_evidence_kinds(const hg_system *s, const char *out[3]);
 
 /* The paragraph on what protected the machine, from system.json's "sandbox" (may be NULL:
  * evidence of an earlier version); *off as hg_system's sandbox_off (protection.c). */
@@ -115,7 +145,8 @@ typedef struct {
 	hg_evfile *files;      /* every evidence file of the algorithm, sorted by path */
 	size_t nfiles;
 	char *manifest;        /* kat/<id>/kat.sha256 when present */
-	int dir_fd[2];         /* kat/<id> and records/<id>, open until hg_sysalg_clear (-1: none) */
+	int dir_fd[3];         /* kat/<id>, records/<id> and HG_ORIGINALS/<id>, open until
+	                        * hg_sysalg_clear (-1: none) */
 } hg_sysalg;
 
 typedef struct {

@@ -462,12 +462,12 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 		}
 	}
 	if (n) {
-		p = hg_add(a, body, HG_PARA);
-		hg_add_textf(a, p, "The guide's columns come from the timed rounds. Median cycles and "
-			"spread come from single calls timed one by one after the rounds: the spread is "
-			"their interquartile range as a percentage of their median; above %.0f %% a figure "
-			"is marked unstable. A record whose rounds lay far apart was measured again; "
-			"disturbed marks one that still did.", limit);
+		if (!hg_imported_perf_note(a, body, s, recs, n))
+			hg_add_textf(a, hg_add(a, body, HG_PARA), "The guide's columns come from the timed "
+				"rounds. Median cycles and spread come from single calls timed one by one after "
+				"the rounds: the spread is their interquartile range as a percentage of their "
+				"median; above %.0f %% a figure is marked unstable. A record whose rounds lay far "
+				"apart was measured again; disturbed marks one that still did.", limit);
 		if (chart) {
 			p = hg_add(a, body, HG_PARA);
 			p->cls = "chart";
@@ -535,6 +535,49 @@ static void S_resource_section(hg_arena *a, hg_node *body, hg_record **recs, siz
 	}
 }
 
+/* One row of an evidence index: what the file is, a link to its copy on the site, its SHA-256
+ * and how that compares with SHA256SUMS; returns the SHA-256 cell. */
+hg_node *hg_evidence_row(hg_arena *a, hg_node *t, const hg_system *s, const hg_evfile *f,
+	const char *inst, const char *item)
+{
+	hg_node *row = hg_add(a, t, HG_ROW), *c;
+	char b[FMT];
+	c = hg_add(a, row, HG_CELL);
+	if (strcmp(inst, "—") && strcmp(inst, "all"))
+		hg_add_code(a, c, inst);
+	else
+		hg_add_text(a, c, inst);
+	hg_add_cell(a, row, item, 0);
+	c = hg_add(a, row, HG_CELL);
+	if (f->state == HG_SUM_MISSING) {
+		hg_add_code(a, c, f->file);
+	} else {
+		hg_node *l = hg_add_link(a, c, hg_printf(a, "../data/%s/%s", s->name, f->file), NULL,
+			hg_printf(a, "sha256 %s", f->sha256));
+		hg_add_code(a, l, f->file);
+	}
+	c = hg_add(a, row, HG_CELL);
+	if (f->sha256[0])
+		hg_add_code(a, c, hg_fmt_sha_short(b, sizeof(b), f->sha256));
+	if (f->state == HG_SUM_MISMATCH || f->state == HG_SUM_UNLISTED)
+		hg_add_text(a, c, " ");
+	switch (f->state) {
+	case HG_SUM_MISMATCH:
+		S_warn(a, c, hg_printf(a, "does not match SHA256SUMS (%s)",
+			hg_fmt_sha_short(b, sizeof(b), f->listed)));
+		break;
+	case HG_SUM_UNLISTED:
+		S_warn(a, c, "not listed in SHA256SUMS");
+		break;
+	case HG_SUM_MISSING:
+		S_warn(a, c, "listed in SHA256SUMS but missing");
+		break;
+	default:
+		break;
+	}
+	return c;
+}
+
 static void S_evidence_section(hg_arena *a, hg_node *body, const hg_system *s,
 	const hg_sysalg *sa)
 {
@@ -550,50 +593,16 @@ static void S_evidence_section(hg_arena *a, hg_node *body, const hg_system *s,
 	hg_add_text(a, p, " checks against ");
 	hg_add_link(a, p, hg_printf(a, "../data/%s/SHA256SUMS", s->name), "SHA256SUMS", NULL);
 	hg_add_text(a, p, ". Each JSON record holds its command, environment and every round.");
+	hg_imported_evidence_note(a, p, s);
 	if (!sa->nfiles)
 		return;
 	t = S_table(a, body, head, NULL);
 	for (i = 0; i < sa->nfiles; i++) {
 		const hg_evfile *f = &sa->files[i];
-		hg_node *row = hg_add(a, t, HG_ROW), *c;
 		const char *inst, *item;
-		char b[FMT];
-		S_describe(a, f->file, &inst, &item);
-		c = hg_add(a, row, HG_CELL);
-		if (strcmp(inst, "—") && strcmp(inst, "all"))
-			hg_add_code(a, c, inst);
-		else
-			hg_add_text(a, c, inst);
-		hg_add_cell(a, row, item, 0);
-		c = hg_add(a, row, HG_CELL);
-		if (f->state == HG_SUM_MISSING) {
-			hg_add_code(a, c, f->file);
-		} else {
-			hg_node *l = hg_add_link(a, c, hg_printf(a, "../data/%s/%s", s->name, f->file), NULL,
-				hg_printf(a, "sha256 %s", f->sha256));
-			hg_add_code(a, l, f->file);
-		}
-		c = hg_add(a, row, HG_CELL);
-		if (f->sha256[0]) {
-			hg_node *code = hg_add_code(a, c, hg_fmt_sha_short(b, sizeof(b), f->sha256));
-			(void)code;
-		}
-		if (f->state == HG_SUM_MISMATCH || f->state == HG_SUM_UNLISTED)
-			hg_add_text(a, c, " ");
-		switch (f->state) {
-		case HG_SUM_MISMATCH:
-			S_warn(a, c, hg_printf(a, "does not match SHA256SUMS (%s)",
-				hg_fmt_sha_short(b, sizeof(b), f->listed)));
-			break;
-		case HG_SUM_UNLISTED:
-			S_warn(a, c, "not listed in SHA256SUMS");
-			break;
-		case HG_SUM_MISSING:
-			S_warn(a, c, "listed in SHA256SUMS but missing");
-			break;
-		default:
-			break;
-		}
+		if (!hg_imported_describe(a, s, f->file, &inst, &item))
+			S_describe(a, f->file, &inst, &item);
+		hg_imported_check(a, hg_evidence_row(a, t, s, f, inst, item), s, sa, f);
 	}
 }
 
@@ -717,6 +726,7 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	para = hg_add(a, body, HG_PARA);
 	para->cls = "attribution";
 	hg_prose_inline(a, para, tx->attribution, S_attr_lookup, &actx);
+	hg_imported_attribution(a, para, s);
 	if (s->sandbox_off == 1)
 		S_warn(a, hg_add(a, body, HG_PARA), "Measured with --no-sandbox: the libraries ran "
 			"with hashbench's own rights, without namespaces, system-call filter or limits.");
@@ -725,6 +735,7 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	hg_add_heading(a, body, 2, "2. Assessment environment");
 	hg_env_rows(a, body, s);
 	S_kat_section(a, body, s, id, sa);
+	hg_imported_kat_note(a, body, s, sa);
 
 	S_perf_section(a, body, recs, sa->nrecords, sa, s->spread_limit_pct, id, s, chart);
 	S_resource_section(a, body, recs, sa->nrecords);
@@ -748,8 +759,8 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 		}
 	}
 	p->footer = hg_node_new(a, HG_PARA);
-	hg_add_textf(a, p->footer, "Generated by %s from evidence measured by hashbench %s.",
-		tx->generator, s->hashbench);
+	hg_add_textf(a, p->footer, "Generated by %s from evidence %s.", tx->generator,
+		hg_measured_by(a, s));
 	free(recs);
 	return p;
 }
@@ -815,6 +826,7 @@ hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 				hg_add_cell(a, row, "—", 1);
 		}
 	}
+	hg_imported_index_note(a, body, d);
 	p->footer = hg_node_new(a, HG_PARA);
 	hg_add_textf(a, p->footer, "Generated by %s.", tx->generator);
 	return p;
@@ -865,8 +877,8 @@ hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const 
 		S_headline_cell(a, row, hg_printf(a, "%s.html", ids[i]), headlines[si * nids + i]);
 	}
 	p->footer = hg_node_new(a, HG_PARA);
-	hg_add_textf(a, p->footer, "Generated by %s from evidence measured by hashbench %s.",
-		tx->generator, s->hashbench);
+	hg_add_textf(a, p->footer, "Generated by %s from evidence %s.", tx->generator,
+		hg_measured_by(a, s));
 	return p;
 }
 
@@ -942,13 +954,20 @@ hg_page *hg_page_method(const hg_data *d, const hg_system *s, const hg_texts *tx
 	hg_add_link(a, p->breadcrumb, "index.html", s->name, NULL);
 	hg_add_text(a, p->breadcrumb, " › method");
 	hg_add_heading(a, p->body, 1, p->title);
-	hg_prose(a, p->body, tx->method, S_method_lookup, &ctx);
+	if (s->imported)
+		hg_imported_method(a, p->body, s);
+	else
+		hg_prose(a, p->body, tx->method, S_method_lookup, &ctx);
 	if (s->warnings[0]) {
 		hg_add_heading(a, p->body, 2, "What may disturb the figures");
 		for (w = 0; s->warnings[w]; w++)
 			S_warn(a, hg_add(a, p->body, HG_PARA), s->warnings[w]);
 	}
 	p->footer = hg_node_new(a, HG_PARA);
-	hg_add_textf(a, p->footer, "Generated by %s.", tx->generator);
+	if (s->imported)
+		hg_add_textf(a, p->footer, "Generated by %s from evidence %s.", tx->generator,
+			hg_measured_by(a, s));
+	else
+		hg_add_textf(a, p->footer, "Generated by %s.", tx->generator);
 	return p;
 }

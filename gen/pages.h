@@ -58,5 +58,36 @@ hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const *ids,
 	size_t nids, const double *headlines, const hg_texts *t);
 hg_page *hg_page_method(const hg_data *d, const hg_system *s, const hg_texts *t);
+/* One row of an evidence index table (instance, item, file linked to its copy, sha256 with how
+ * it compares with SHA256SUMS); returns the sha256 cell. */
+hg_node *hg_evidence_row(hg_arena *a, hg_node *t, const hg_system *s, const hg_evfile *f,
+	const char *inst, const char *item);
+
+/* ---- a system measured by another tool and imported, on its pages (imported_site.c); each
+ * adds nothing for a system hashbench measured ---- */
+
+/* The footers' attribution: "measured by hashbench 0.1.0 (git abc1234)", or "measured with
+ * ngcc-harness (git 43b4800b0f7d) and imported by hashbench 0.1.0 (git abc1234)". */
+const char *hg_measured_by(hg_arena *a, const hg_system *s);
+/* The algorithm page's attribution paragraph: who measured, who imported, the method page. */
+void hg_imported_attribution(hg_arena *a, hg_node *para, const hg_system *s);
+/* The paragraph under the performance table when the tool timed no single calls; 1 when it was
+ * added (instead of hashbench's own). */
+int hg_imported_perf_note(hg_arena *a, hg_node *body, const hg_system *s, hg_record **recs,
+	size_t n);
+/* How the tool checked the KAT files, from the summaries' notes. */
+void hg_imported_kat_note(hg_arena *a, hg_node *body, const hg_system *s, const hg_sysalg *sa);
+/* The evidence index: a sentence on the originals; what an original is (0: not one); the
+ * warnings of a record whose original is missing or of an original no record names as it is. */
+void hg_imported_evidence_note(hg_arena *a, hg_node *para, const hg_system *s);
+int hg_imported_describe(hg_arena *a, const hg_system *s, const char *rel, const char **inst,
+	const char **item);
+void hg_imported_check(hg_arena *a, hg_node *cell, const hg_system *s, const hg_sysalg *sa,
+	const hg_evfile *f);
+/* The site index: which systems were imported, each linked to its method page. */
+void hg_imported_index_note(hg_arena *a, hg_node *body, const hg_data *d);
+/* The method page's body: the tool's own method page rendered by cmark, what protected the
+ * machine, and the system's originals with their SHA-256. */
+void hg_imported_method(hg_arena *a, hg_node *body, const hg_system *s);
 
 #endif

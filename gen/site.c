@@ -137,11 +137,11 @@ static void S_warn(S_job *j, const char *fmt, ...)
  * something other than a regular file is there (the full load then decides). */
 static int S_scan(S_scanned **out, size_t *n, const hg_system *s, const char *id)
 {
-	static const char *kinds[] = { "kat", "records" };
-	size_t k;
+	const char *kinds[3];
+	size_t k, nkinds = hg_evidence_kinds(s, kinds);
 	*out = NULL;
 	*n = 0;
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < nkinds; k++) {
 		char *dir = hg_xprintf("%s/%s/%s", s->dir, kinds[k], id);
 		DIR *d = opendir(dir);
 		struct dirent *de;
@@ -192,8 +192,8 @@ static void S_key(char out[65], const S_ctx *c, const hg_system *s, const char *
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	unsigned char md[32];
 	unsigned int mdlen = 32;
-	size_t i, k;
-	int t;
+	const char *kinds[3];
+	size_t i, k, t, nkinds = hg_evidence_kinds(s, kinds);
 
 	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
 	EVP_DigestUpdate(ctx, c->global, 64);
@@ -220,8 +220,8 @@ static void S_key(char out[65], const S_ctx *c, const hg_system *s, const char *
 		EVP_DigestUpdate(ctx, files[i].file, strlen(files[i].file) + 1);
 		EVP_DigestUpdate(ctx, files[i].sha256, 64);
 	}
-	for (t = 0; t < 2; t++) {
-		char *prefix = hg_xprintf("%s/%s/", t ? "records" : "kat", id);
+	for (t = 0; t < nkinds; t++) {
+		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
 		size_t plen = strlen(prefix);
 		for (i = hg_system_sum_lower(s, prefix);
 			i < s->nsums && strncmp(s->sums[i].path, prefix, plen) == 0; i++) {
@@ -340,11 +340,11 @@ static int S_try_reuse(S_ctx *c, S_job *j, const S_scanned *sc, size_t nsc)
  * walks), the bytes where the file system refuses links. */
 static int S_copy_evidence(const S_ctx *c, const S_job *j, const hg_sysalg *sa)
 {
-	static const char *kinds[2] = { "kat", "records" };
-	int dst[2] = { -1, -1 }, k, rc = 0;
+	const char *kinds[3];
+	int dst[3] = { -1, -1, -1 }, k, rc = 0, nkinds = (int)hg_evidence_kinds(j->s, kinds);
 	size_t i;
 
-	for (k = 0; k < 2 && rc == 0; k++) {
+	for (k = 0; k < nkinds && rc == 0; k++) {
 		char *dir = hg_xprintf("%s/data/%s/%s/%s", c->tmp, j->s->name, kinds[k], j->id);
 		if (mkdir(dir, 0755) != 0 || (dst[k] = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 			rc = hg_error_set("%s: cannot create folder: %s", dir, strerror(errno));
@@ -352,7 +352,8 @@ static int S_copy_evidence(const S_ctx *c, const S_job *j, const hg_sysalg *sa)
 	}
 	for (i = 0; i < sa->nfiles && rc == 0; i++) {
 		const hg_evfile *f = &sa->files[i];
-		int slot = strncmp(f->file, "kat/", 4) == 0 ? 0 : 1;
+		int slot = strncmp(f->file, "kat/", 4) == 0 ? 0 :
+			strncmp(f->file, "records/", 8) == 0 ? 1 : 2;
 		const char *name = strrchr(f->file, '/') + 1;
 		if (f->state == HG_SUM_MISSING)
 			continue;
@@ -364,7 +365,7 @@ static int S_copy_evidence(const S_ctx *c, const S_job *j, const hg_sysalg *sa)
 			free(to);
 		}
 	}
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < nkinds; k++)
 		if (dst[k] >= 0)
 			close(dst[k]);
 	return rc;
@@ -528,7 +529,7 @@ static int S_run_group(S_ctx *c, S_job **g)
 /* What a reused page moves from the previous site; all but the first may be absent. */
 static const char *S_moved[] = { "%s/%s/%s.html", "%s/%s/%s.html.gz", "%s/%s/%s.md",
 	"%s/%s/%s.md.gz", "%s/%s/%s.svg", "%s/%s/%s.svg.gz", "%s/%s/%s.csv", "%s/%s/%s.csv.gz",
-	"%s/data/%s/records/%s", "%s/data/%s/kat/%s" };
+	"%s/data/%s/records/%s", "%s/data/%s/kat/%s", "%s/data/%s/" HG_ORIGINALS "/%s" };
 #define NMOVED (sizeof(S_moved) / sizeof(S_moved[0]))
 
 /* Give the reused pages back to the previous site (the new one could not be put in place). */
@@ -819,7 +820,8 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 		char *dir = hg_xprintf("%s/%s", tmp, d->systems[k].name);
 		char *rec = hg_xprintf("%s/data/%s/records", tmp, d->systems[k].name);
 		char *kat = hg_xprintf("%s/data/%s/kat", tmp, d->systems[k].name);
-		int r = hg_mkdirs(dir) || hg_mkdirs(rec) || hg_mkdirs(kat);
+		int r = hg_mkdirs(dir) || hg_mkdirs(rec) || hg_mkdirs(kat) ||
+			hg_imported_copy(tmp, &d->systems[k]);
 		free(dir);
 		free(rec);
 		free(kat);

@@ -19,6 +19,10 @@ int hg_site_compare(const char *tmp, const void *template, const hg_data *d, siz
 	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const hg_texts *tx);
 /* results.csv and results.json: every figure of every system. */
 int hg_site_results(const char *tmp, const hg_data *d, const hg_fig *const *rows, size_t n);
+/* The originals of an imported system that no page copies (method.md, imported/…) under
+ * <tmp>/data/<system>/, and the folder of its records' originals; nothing for other systems
+ * (imported_site.c). */
+int hg_imported_copy(const char *tmp, const hg_system *s);
 /* The catalog under <tmp>/data/algorithms, so that the site's data/ renders it again. */
 int hg_site_catalog(const char *tmp, const hg_data *d);
 
