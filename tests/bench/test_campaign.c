@@ -54,15 +54,7 @@ Test(campaign, elf_size_is_the_pt_load_sum_readelf_shows)
 	free(cmd);
 }
 
-static json_t *S_load(const char *dir, const char *rel)
-{
-	char *path = hb_path_join(dir, rel);
-	json_error_t err;
-	json_t *j = json_load_file(path, 0, &err);
-	cr_assert_not_null(j, "%s: %s", path, err.text);
-	free(path);
-	return j;
-}
+#define S_load hbt_json_load
 
 static const char *S_str(json_t *j, const char *key)
 {
