@@ -236,6 +236,8 @@ static json_t *S_system_json(const hb_run *r, const char *end)
 	json_object_set_new(campaign, "overlap", json_boolean(r->o->overlap));
 	if (r->durations)
 		json_object_set(campaign, "durations", r->durations);
+	if (r->sentinel)
+		json_object_set_new(campaign, "sentinel", hb_sentinel_summary(r->sentinel));
 
 	json_object_set_new(sys, "schema", json_string("hashbench.system/1"));
 	json_object_set_new(sys, "system", json_string(r->o->system));
@@ -294,6 +296,13 @@ static int S_setup(hb_run *r, const hb_campaign_opts *o)
 	memset(r, 0, sizeof(*r));
 	r->counter.fd = -1;
 	r->o = o;
+	for (i = 0; i < HB_MAX_CPUS; i++)
+		r->lock_fds[i] = -1;
+	if (o->sentinel_limit_pct < 0)
+		return hb_error_set("--sentinel-limit %g: expected a percentage above 0",
+			o->sentinel_limit_pct);
+	if (hb_sentinel_new(&r->sentinel, o->sentinel_limit_pct) != 0)
+		return HB_ERROR;
 	r->prof = S_find_profile(o->profile ? o->profile : "guide");
 	if (!r->prof)
 		return hb_error_set("--profile %s: expected guide or quick", o->profile);
@@ -340,6 +349,9 @@ static void S_teardown(hb_run *r)
 	hb_run_plan_free(r->plan);
 	json_decref(r->shard);
 	json_decref(r->durations);
+	hb_sentinel_free(r->sentinel);
+	for (size_t i = 0; i < r->ncpus; i++)
+		hb_cpulock_release(r->lock_fds[i]);
 }
 
 int hb_campaign_system_json(char **out, const hb_campaign_opts *o)
@@ -574,6 +586,20 @@ static int S_check_only(const hb_catalog *cat, const char *only)
 	return rc;
 }
 
+/* Before anything is written: this campaign's lock on each of its timing CPUs, held to its end,
+ * so that two campaigns never time on one CPU at once. */
+static int S_lock_cpus(hb_run *r)
+{
+	char *who = hb_sprintf("campaign %s in %s", r->o->system, r->o->data_dir);
+	size_t i;
+	int rc = 0;
+	for (i = 0; i < r->ncpus && rc == 0; i++)
+		rc = hb_cpulock_take(&r->lock_fds[i], r->cpus[i], !r->o->no_wait, who,
+			r->o->progress ? r->o->progress : stderr);
+	free(who);
+	return rc;
+}
+
 int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 {
 	hb_run r;
@@ -584,7 +610,7 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = S_setup(&r, o)) != 0)
+	if ((rc = S_setup(&r, o)) != 0 || (rc = S_lock_cpus(&r)) != 0)
 		goto out;
 	r.t_start = hb_now_ns();
 	r.tty = o->progress && isatty(fileno(o->progress));
@@ -599,7 +625,8 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 	S_clean_tmp(r.sysdir);
 	if (o->fresh) {
 		char *p;
-		const char *parts[] = { "records", "kat", "SHA256SUMS", "system.json", NULL };
+		const char *parts[] = { "records", "kat", "SHA256SUMS", "system.json", "sentinel.json",
+			NULL };
 		for (i = 0; parts[i]; i++) {
 			p = hb_path_join(r.sysdir, parts[i]);
 			rc = S_rm_rf(p);
@@ -630,6 +657,8 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 
 	if ((rc = hb_run_schedule(out, &r, cat)) != 0)
 		goto out;
+	if ((rc = hb_sentinel_write(r.sentinel, r.sysdir)) != 0)
+		goto out;
 	hb_utc_now(end);
 	json_decref(sys);
 	sys = S_system_json(&r, end);
@@ -637,6 +666,8 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 		goto out;
 	rc = hb_write_sha256sums(r.sysdir);
 	out->unstable = r.sum.unstable;
+	out->remeasured = r.sum.remeasured;
+	out->disturbed = r.sum.disturbed;
 out:
 	json_decref(sys);
 	free(sys_path);

@@ -87,7 +87,8 @@ const char *hb_driver_run(hb_child *run, json_t **result, char **detail, const h
 		json_decref(child);
 		return "error";
 	}
-	if (run->code != 0 || !json_is_array(json_object_get(child, "trials"))) {
+	if (run->code != 0 || (!json_is_array(json_object_get(child, "trials")) &&
+		!json_is_object(json_object_get(child, "memory")))) {
 		*detail = hb_sprintf("the driver exited with status %d", run->code);
 		json_decref(child);
 		return "error";

@@ -305,10 +305,13 @@ typedef struct {
 	const char *env_root;     /* "/" (tests: a recorded tree) */
 	FILE *progress;           /* stderr */
 	double spread_limit_pct;  /* a figure whose spread exceeds this is flagged; 0: 5 % */
+	double sentinel_limit_pct; /* a record whose sentinel is further off is measured again; 0: 3 % */
+	int no_wait;              /* stop instead of waiting when a timing CPU is another campaign's */
 } hb_campaign_opts;
 
 typedef struct {
 	size_t measured, kept, failed_records, kat_failed, build_failed, unstable;
+	size_t remeasured, disturbed; /* records measured again; still disturbed after that */
 } hb_campaign_summary;
 
 /* Run a whole campaign; 0 when it ran to its end (failures of libraries are counted in out,
@@ -340,6 +343,12 @@ typedef struct {
  * the file or field, when they cannot be joined, units are missing without allow_missing, or
  * writing failed. Nothing under OUT is changed unless it returns 0. */
 int hb_merge(hb_merge_summary *out, const hb_merge_opts *o);
+/* merge_sentinel.c: the shards' sentinel.json joined into outdir (nothing when none has one),
+ * and campaign.sentinel of the merged system.json (NULL when no input has one). */
+struct json_t;
+int hb_merge_sentinel(const char *const *dirs, size_t n, const char *outdir);
+struct json_t *hb_merge_sentinel_summary(struct json_t *const *systems, size_t n);
+
 
 /* ---- import (import.c) ---- */
 

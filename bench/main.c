@@ -53,11 +53,15 @@ static const char S_usage[] =
 	"                                compare with the submitted KAT files (no INSTANCE: all)\n"
 	"  run --system NAME [--profile guide|quick] [--only ID,...] [--data DIR] [--cpu N[,M…]]\n"
 	"      [--jobs N] [--overlap] [--shard K/N] [--fresh] [--time-failed] [--sets …]\n"
-	"      [--sizes N,...] [--time-limit S] [--spread-limit PCT]\n"
+	"      [--sizes N,...] [--time-limit S] [--spread-limit PCT] [--sentinel-limit PCT]\n"
+	"      [--no-wait]\n"
 	"                                the campaign: KAT, timing and memory of every library,\n"
 	"                                evidence under DIR/NAME (default data/), resumable;\n"
 	"                                builds and KAT checks in N processes (default: one per\n"
-	"                                CPU) before the timing, serial on each --cpu\n"
+	"                                CPU) before the timing, serial on each --cpu; a record\n"
+	"                                whose sentinel is more than PCT (3) from the campaign's\n"
+	"                                median is measured again; waits while another campaign\n"
+	"                                times on one of its CPUs (--no-wait: stop instead)\n"
 	"  merge --data OUT [--allow-missing] DIR...\n"
 	"                                join the data/<system> folders of a campaign's shards\n"
 	"                                into OUT/<system>; refuses shards that differ\n"
@@ -156,6 +160,8 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		{ "sizes", required_argument, NULL, 'Z' },
 		{ "time-limit", required_argument, NULL, 'L' },
 		{ "spread-limit", required_argument, NULL, 'R' },
+		{ "sentinel-limit", required_argument, NULL, 'X' },
+		{ "no-wait", no_argument, NULL, 'W' },
 		{ "no-sandbox", no_argument, NULL, 'N' },
 		{ "sandbox-user", required_argument, NULL, 'U' },
 		{ "memory-limit", required_argument, NULL, 'M' },
@@ -232,6 +238,14 @@ static int S_parse(S_opts *o, int argc, char **argv)
 			if (errno || *end || end == optarg || !(o->run.spread_limit_pct > 0))
 				return S_usage_error("--spread-limit %s: expected a percentage above 0", optarg);
 			break;
+		case 'X':
+			errno = 0;
+			o->run.sentinel_limit_pct = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(o->run.sentinel_limit_pct > 0))
+				return S_usage_error("--sentinel-limit %s: expected a percentage above 0",
+					optarg);
+			break;
+		case 'W': o->run.no_wait = 1; break;
 		case 'L':
 			errno = 0;
 			o->run.time_limit_s = (unsigned)strtoul(optarg, &end, 10);
@@ -276,7 +290,8 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 	int i, nrest = 0, nopt = 1, rc, dashdash = 0;
 	static const char *with_value[] = { "--submissions", "--work", "--profiles", "--out",
 		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
-		"--sizes", "--time-limit", "--spread-limit", "--sandbox-user", "--memory-limit", "--jobs",
+		"--sizes", "--time-limit", "--spread-limit", "--sentinel-limit", "--sandbox-user",
+		"--memory-limit", "--jobs",
 		"--shard", "--catalog", "--method", NULL };
 
 	if (!rest || !opt_argv) {
@@ -613,9 +628,10 @@ static int S_cmd_run(S_opts *o)
 		return S_fail();
 	fprintf(stderr, "hashbench: campaign %s finished: %zu records measured, %zu kept from an "
 		"earlier run, %zu failed; %zu libraries failed their KAT check, %zu did not build; "
-		"%zu figures with a spread above the limit\n",
+		"%zu figures with a spread above the limit; %zu records measured again, %zu still "
+		"disturbed\n",
 		o->run.system, sum.measured, sum.kept, sum.failed_records, sum.kat_failed,
-		sum.build_failed, sum.unstable);
+		sum.build_failed, sum.unstable, sum.remeasured, sum.disturbed);
 	return sum.failed_records || sum.kat_failed || sum.build_failed ? 1 : 0;
 }
 

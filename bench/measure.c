@@ -1,8 +1,10 @@
 /* measure.c — hashbench-measure, the timing driver the campaign runs in a fresh sandboxed child
  * per record: pinned to one CPU, it loads only the library under test, applies the seccomp filter
- * it is given, times CryptHash on one message size in calibrated rounds, and writes the trials
- * and memory figures as one JSON object on its result descriptor. It links nothing but libc, so
- * its memory figures are the library's and the driver's alone. */
+ * it is given, times CryptHash on one message size in calibrated rounds between two runs of the
+ * sentinel workload, and writes the trials and memory figures as one JSON object on its result
+ * descriptor. With --mode memory it makes one call and measures its exact memory (callmem.c);
+ * with --mode sentinel it only times the sentinel. It links nothing but libc, so its memory
+ * figures are the library's and the driver's alone. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -15,8 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "callmem.h"
 #include "counter.h"
 #include "lockdown.h"
+#include "sentinel_work.h"
 
 #define GUARD_LEN 64
 #define GUARD_BYTE 0xA5
@@ -25,8 +29,12 @@
 
 typedef int (*crypthash_fn)(int, const unsigned char *, unsigned long long, unsigned char *);
 
+typedef enum { MODE_TIME, MODE_MEMORY, MODE_SENTINEL } S_mode;
+
 typedef struct {
 	const char *library, *counter;
+	S_mode mode;
+	int sentinel_runs;
 	unsigned long long bytes, seed, max_calls;
 	int digest_bits, cpu, rounds;
 	int result_fd, filter_fd, report_fd;
@@ -164,7 +172,18 @@ static void S_parse(S_args *a, int argc, char **argv)
 		if (!v)
 			S_fail(2, "%s: missing value", opt);
 		i++;
-		if (strcmp(opt, "--library") == 0)
+		if (strcmp(opt, "--mode") == 0) {
+			if (strcmp(v, "time") == 0)
+				a->mode = MODE_TIME;
+			else if (strcmp(v, "memory") == 0)
+				a->mode = MODE_MEMORY;
+			else if (strcmp(v, "sentinel") == 0)
+				a->mode = MODE_SENTINEL;
+			else
+				S_fail(2, "--mode %s: expected time, memory or sentinel", v);
+		} else if (strcmp(opt, "--sentinel-runs") == 0)
+			a->sentinel_runs = (int)S_number(opt, v);
+		else if (strcmp(opt, "--library") == 0)
 			a->library = v;
 		else if (strcmp(opt, "--counter") == 0)
 			a->counter = v;
@@ -193,12 +212,67 @@ static void S_parse(S_args *a, int argc, char **argv)
 		else
 			S_fail(2, "%s: unknown option", opt);
 	}
-	if (!a->library || a->digest_bits <= 0 || a->bytes == 0)
-		S_fail(2, "usage: hashbench-measure --library LIB --bytes N --digest-bits D "
-			"[--cpu N] [--counter NAME] [--rounds R] [--round-ms MS] [--warmup-ms MS] "
-			"[--max-calls N] [--seed N] [--result-fd FD] [--filter-fd FD] [--report-fd FD]");
+	if (a->mode == MODE_SENTINEL ? a->sentinel_runs < 1 || a->sentinel_runs > 1000 :
+		!a->library || a->digest_bits <= 0 || a->bytes == 0)
+		S_fail(2, "usage: hashbench-measure [--mode time|memory] --library LIB --bytes N "
+			"--digest-bits D [--cpu N] [--counter NAME] [--rounds R] [--round-ms MS] "
+			"[--warmup-ms MS] [--max-calls N] [--seed N] [--result-fd FD] [--filter-fd FD] "
+			"[--report-fd FD], or hashbench-measure --mode sentinel --sentinel-runs 1..1000 "
+			"[--cpu N] [--counter NAME]");
 	if (a->rounds < 1 || a->rounds > MAX_ROUNDS)
 		S_fail(2, "--rounds %d: expected 1 to %d", a->rounds, MAX_ROUNDS);
+}
+
+/* --mode sentinel: the sentinel alone, runs times, on the pinned CPU. */
+static void S_sentinel_only(const S_args *a, hb_counter *counter)
+{
+	int k;
+	S_printf("{\"counter\": \"%s\", \"cpu\": %d, \"sentinel\": [", hb_counter_name(counter),
+		a->cpu);
+	for (k = 0; k < a->sentinel_runs; k++) {
+		hb_sentinel_reading s = hb_sentinel_time(counter);
+		S_printf("%s{\"cycles\": %llu, \"ns\": %llu}", k ? ", " : "",
+			(unsigned long long)s.cycles, (unsigned long long)s.ns);
+	}
+	S_printf("]}\n");
+	S_flush();
+	_exit(0);
+}
+
+typedef struct {
+	crypthash_fn fn;
+	int digest_bits;
+	const unsigned char *msg;
+	unsigned long long msg_bits;
+	unsigned char *out;
+} S_call_args;
+
+static int S_one_call(void *arg)
+{
+	const S_call_args *c = arg;
+	return c->fn(c->digest_bits, c->msg, c->msg_bits, c->out);
+}
+
+/* --mode memory: one call, the first after loading, with its exact memory (callmem.c). */
+static void S_memory_call(const S_call_args *c, size_t outlen)
+{
+	hb_callmem m;
+	char err[256];
+	int rc = 0;
+	if (hb_callmem_run(&m, &rc, S_one_call, (void *)c, err, sizeof(err)) != 0)
+		S_fail(3, "%s", err);
+	if (rc != 0)
+		S_fail(3, "CryptHash returned non-zero in the memory call");
+	S_check_guards(c->out - GUARD_LEN, outlen, "memory call");
+	S_printf("{\"memory\": {\"stack_bytes\": %llu, \"stack_driver_bytes\": %llu, "
+		"\"stack_region_bytes\": %u, \"heap_peak_bytes\": %llu, \"heap_allocations\": %llu, "
+		"\"mmap_bytes\": %llu, \"heap_untracked\": %s, \"redirected\": \"%s\"}}\n",
+		m.stack_bytes, m.stack_driver_bytes, HB_CALLMEM_STACK_BYTES, m.heap_peak_bytes,
+		m.heap_allocations, m.mmap_bytes, m.heap_untracked ? "true" : "false", m.redirected);
+	S_flush();
+	fflush(stdout);
+	fflush(stderr);
+	_exit(0);
 }
 
 int main(int argc, char **argv)
@@ -212,6 +286,7 @@ int main(int argc, char **argv)
 	unsigned long long msg_bits, warm_calls = 0, per_round, r, i;
 	uint64_t t0, t1, c0, c1, warm_ns, *cycles, *nanos, samples[NSAMPLES];
 	long baseline_rss, peak_rss;
+	hb_sentinel_reading sent_before, sent_after;
 	void *filter = NULL;
 	unsigned short filter_len = 0;
 	int rc = 0, status_fd;
@@ -234,6 +309,8 @@ int main(int argc, char **argv)
 	}
 	if (hb_counter_open(&counter, a.counter) != 0)
 		S_fail(3, "counter %s is not available on this machine", a.counter);
+	if (a.mode == MODE_SENTINEL)
+		S_sentinel_only(&a, &counter);
 
 	outlen = ((size_t)a.digest_bits + 7) / 8;
 	msg = malloc(a.bytes);
@@ -256,11 +333,22 @@ int main(int argc, char **argv)
 	if (!sym)
 		S_fail(3, "%s has no CryptHash function", a.library);
 	*(void **)&fn = sym;
+	if (a.mode == MODE_MEMORY) {
+		char err[256];
+		if (hb_callmem_prepare(handle, err, sizeof(err)) != 0)
+			S_fail(3, "%s: %s", a.library, err);
+	}
 	baseline_rss = S_status_kib(status_fd, "VmRSS");
 	/* the library's constructors have run: from here on, only the calls hashing needs */
 	if (filter && hb_lockdown(filter, filter_len, a.report_fd) != 0)
 		S_fail(3, "cannot apply the seccomp filter: %s", strerror(errno));
+	if (a.mode == MODE_MEMORY) {
+		S_call_args c = { fn, a.digest_bits, msg, msg_bits, out + GUARD_LEN };
+		S_memory_call(&c, outlen);
+	}
 
+	/* the machine's speed just before and just after the record (the campaign judges it) */
+	sent_before = hb_sentinel_time(&counter);
 	/* warm-up, which also times one call for the calibration */
 	t0 = hb_now_ns();
 	do {
@@ -302,6 +390,7 @@ int main(int argc, char **argv)
 	if (rc != 0)
 		S_fail(3, "CryptHash returned non-zero in a single timed call");
 	S_check_guards(out, outlen, "single calls");
+	sent_after = hb_sentinel_time(&counter);
 	peak_rss = S_status_kib(status_fd, "VmHWM");
 
 	/* printed only now, so a failure leaves one error object and nothing else */
@@ -316,7 +405,11 @@ int main(int argc, char **argv)
 	S_printf("], \"samples\": [");
 	for (i = 0; i < NSAMPLES; i++)
 		S_printf("%s%llu", i ? ", " : "", (unsigned long long)samples[i]);
-	S_printf("], \"resources\": {\"baseline_rss_kib\": %ld, \"peak_rss_kib\": %ld}}\n",
+	S_printf("], \"sentinel\": {\"before\": {\"cycles\": %llu, \"ns\": %llu}, "
+		"\"after\": {\"cycles\": %llu, \"ns\": %llu}}", (unsigned long long)sent_before.cycles,
+		(unsigned long long)sent_before.ns, (unsigned long long)sent_after.cycles,
+		(unsigned long long)sent_after.ns);
+	S_printf(", \"resources\": {\"baseline_rss_kib\": %ld, \"peak_rss_kib\": %ld}}\n",
 		baseline_rss, peak_rss);
 	S_flush();
 	if (!filter)

@@ -390,6 +390,7 @@ static json_t *S_description(const json_t *sys)
 {
 	static const char *per_run[][2] = { { "", "shard" }, { "", "overhead" },
 		{ "campaign", "start" }, { "campaign", "end" }, { "campaign", "durations" },
+		{ "campaign", "sentinel" },
 		{ "counter", "hz" } }; /* counter.hz is compared on its own, within 1 % */
 	json_t *d = json_deep_copy(sys);
 	size_t i;
@@ -474,7 +475,8 @@ static int S_join_units(S_merge *m)
 
 	for (i = 0; i < m->nin && rc == 0; i++)
 		for (k = 0; k < m->in[i].nsums && rc == 0; k++)
-			if (strcmp(m->in[i].sums[k].rel, "system.json") != 0)
+			if (strcmp(m->in[i].sums[k].rel, "system.json") != 0 &&
+				strcmp(m->in[i].sums[k].rel, "sentinel.json") != 0) /* both joined apart */
 				rc = S_push(&all, &n, m->in[i].sums[k].rel, m->in[i].sums[k].sha256, i);
 	if (n > 1)
 		qsort(all, n, sizeof(*all), S_rel_cmp);
@@ -733,7 +735,8 @@ static int S_copy(const S_merge *m, const S_unit *u, int catalog, const char *to
 static int S_write_system(const S_merge *m, const char *dir)
 {
 	json_t *sys = json_deep_copy(m->in[0].sys), *c = json_object_get(sys, "campaign");
-	json_t *start = NULL, *end = NULL, *shards = json_array();
+	json_t *start = NULL, *end = NULL, *shards = json_array(), *summary;
+	json_t **all = calloc(m->nin, sizeof(*all));
 	char *text, *line, *path = hb_path_join(dir, "system.json");
 	size_t i;
 	int finished = 1, rc;
@@ -759,8 +762,15 @@ static int S_write_system(const S_merge *m, const char *dir)
 			"counter_hz", S_at(in->sys, "counter.hz"));
 		if (json_object_get(ic, "durations"))
 			json_object_set(one, "durations", json_object_get(ic, "durations"));
+		if (json_object_get(ic, "sentinel"))
+			json_object_set(one, "sentinel", json_object_get(ic, "sentinel"));
 		json_array_append_new(shards, one);
+		all[i] = in->sys;
 	}
+	json_object_del(c, "sentinel");
+	if ((summary = hb_merge_sentinel_summary(all, m->nin)) != NULL)
+		json_object_set_new(c, "sentinel", summary);
+	free(all);
 	json_object_set(c, "start", start);
 	json_object_set(c, "end", finished ? end : json_null());
 	json_object_set_new(sys, "shards", shards);
@@ -821,6 +831,13 @@ static int S_write(S_merge *m)
 	for (i = 0; i < m->nunits + m->ncatalog && rc == 0; i++)
 		rc = i < m->nunits ? S_copy(m, &m->units[i], 0, stage_sys) :
 			S_copy(m, &m->catalog[i - m->nunits], 1, stage_alg);
+	if (rc == 0) {
+		const char **dirs = calloc(m->nin, sizeof(*dirs));
+		for (i = 0; dirs && i < m->nin; i++)
+			dirs[i] = m->in[i].dir;
+		rc = dirs ? hb_merge_sentinel(dirs, m->nin, stage_sys) : hb_error_set("out of memory");
+		free(dirs);
+	}
 	if (rc != 0 || (rc = S_write_system(m, stage_sys)) != 0 ||
 		(rc = hb_write_sha256sums(stage_sys)) != 0 ||
 		(rc = hb_mkdir_p(alg_dir)) != 0 || (rc = S_place_catalog(m, stage, &placed, 0)) != 0)

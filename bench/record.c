@@ -184,8 +184,91 @@ hb_driver_setup hb_run_driver(const hb_run *r)
 	return d;
 }
 
+/* The sentinel readings of one attempt: into the batch for the parent, judged against the
+ * campaign's median on this CPU. 1 with why filled when the machine was off. */
+static int S_sentinel_attempt(hb_run *r, json_t **out_obj, char *why, size_t n, json_t *child,
+	const char *record, int attempt)
+{
+	json_t *sent = json_object_get(child, "sentinel");
+	json_t *b = json_object_get(sent, "before"), *a = json_object_get(sent, "after");
+	unsigned long long cb, ca;
+	double ref, dev, limit;
+	int off;
+
+	*out_obj = NULL;
+	if (!json_is_integer(json_object_get(b, "cycles")) ||
+		!json_is_integer(json_object_get(a, "cycles")))
+		return 0;
+	cb = (unsigned long long)json_integer_value(json_object_get(b, "cycles"));
+	ca = (unsigned long long)json_integer_value(json_object_get(a, "cycles"));
+	if (r->sentinel_batch) {
+		json_array_append_new(r->sentinel_batch, hb_sentinel_reading_json(r, r->cpu, "before",
+			record, attempt, cb,
+			(unsigned long long)json_integer_value(json_object_get(b, "ns"))));
+		json_array_append_new(r->sentinel_batch, hb_sentinel_reading_json(r, r->cpu, "after",
+			record, attempt, ca,
+			(unsigned long long)json_integer_value(json_object_get(a, "ns"))));
+	}
+	ref = r->sentinel ? hb_sentinel_reference(r->sentinel, r->cpu) : -1;
+	limit = r->sentinel ? hb_sentinel_limit(r->sentinel) : HB_SENTINEL_LIMIT_PCT;
+	off = hb_sentinel_judge(why, n, &dev, ref, cb, ca, limit);
+	*out_obj = json_pack("{s:I, s:I, s:o, s:o, s:f}", "before", (json_int_t)cb, "after",
+		(json_int_t)ca, "reference", ref > 0 ? json_real(ref) : json_null(), "deviation_pct",
+		dev >= 0 ? json_real(dev) : json_null(), "limit_pct", limit);
+	return off;
+}
+
+/* One call in a fresh driver (--mode memory): the stack, heap and mmap figures into res, or
+ * null with the reason in resources.memory_detail. */
+static void S_memory(hb_run *r, json_t *rec, json_t *res, hb_driver_cmd *drv,
+	const hb_build_result *b, unsigned limit)
+{
+	static const char *const keys[] = { "stack_bytes", "heap_peak_bytes", "heap_allocations",
+		"mmap_bytes", NULL };
+	hb_child run;
+	json_t *child = NULL, *m, *cmd;
+	char *detail = NULL;
+	const char *status;
+	size_t i, n;
+
+	memset(&run, 0, sizeof(run));
+	for (n = 0; drv->argv[n]; n++)
+		;
+	drv->argv[n] = "--mode";
+	drv->argv[n + 1] = "memory";
+	drv->argv[n + 2] = NULL;
+	for (n = 0; drv->run[n]; n++)
+		;
+	drv->run[n] = "--mode";
+	drv->run[n + 1] = "memory";
+	drv->run[n + 2] = NULL;
+	status = hb_driver_run(&run, &child, &detail, drv, b->library, limit);
+	m = json_object_get(child, "memory");
+	for (i = 0; keys[i]; i++)
+		json_object_set_new(res, keys[i], strcmp(status, "ok") == 0 &&
+			json_is_integer(json_object_get(m, keys[i])) ?
+			json_incref(json_object_get(m, keys[i])) : json_null());
+	if (strcmp(status, "ok") != 0 || !json_is_object(m)) {
+		json_object_set_new(res, "memory_detail", json_sprintf("%s%s%s", status,
+			detail ? ": " : "", detail ? detail : ""));
+		hb_run_note(r, "memory call: %s%s%s", status, detail ? ": " : "", detail ? detail : "");
+	} else {
+		cmd = json_array();
+		json_array_append_new(cmd, json_string("hashbench-measure"));
+		for (i = 1; drv->argv[i]; i++)
+			json_array_append_new(cmd, json_string(drv->argv[i]));
+		json_object_set_new(rec, "memory_call", json_pack("{s:o, s:O, s:O, s:O, s:O}",
+			"command", cmd, "stack_driver_bytes", json_object_get(m, "stack_driver_bytes"),
+			"stack_region_bytes", json_object_get(m, "stack_region_bytes"), "heap_untracked",
+			json_object_get(m, "heap_untracked"), "redirected", json_object_get(m, "redirected")));
+	}
+	json_decref(child);
+	hb_child_clear(&run);
+	free(detail);
+}
+
 const char *hb_run_measure(hb_run *r, const hb_instance *inst, const hb_build_result *b,
-	const char *kat_result, unsigned long long bytes, unsigned long long static_bytes)
+	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes)
 {
 	hb_driver_setup setup = hb_run_driver(r);
 	hb_driver_cmd drv;
@@ -197,7 +280,8 @@ const char *hb_run_measure(hb_run *r, const hb_instance *inst, const hb_build_re
 	char *detail = NULL;
 	unsigned limit = r->o->time_limit_s ? r->o->time_limit_s : r->prof->time_limit_s;
 	long long khz = -1, khz_after = -1;
-	json_t *retries = json_array(), *load_before = NULL, *load_after = NULL;
+	json_t *retries = json_array(), *load_before = NULL, *load_after = NULL, *sentinel = NULL;
+	char *rel = hb_sprintf("%s", path + strlen(r->sysdir) + 1);
 	int i, attempt, disturbed = 0;
 
 	hb_driver_cmd_init(&drv, &setup, b->library, bytes, inst->digest_bits);
@@ -215,14 +299,23 @@ const char *hb_run_measure(hb_run *r, const hb_instance *inst, const hb_build_re
 		hb_utc_now(finished);
 		load_after = S_loadavg();
 		khz_after = S_cur_khz(r);
-		disturbed = strcmp(status, "ok") == 0 &&
-			S_disturbed(why, sizeof(why), json_object_get(child, "trials"));
+		json_decref(sentinel);
+		disturbed = 0;
+		if (strcmp(status, "ok") == 0) {
+			char swhy[160];
+			int off = S_sentinel_attempt(r, &sentinel, swhy, sizeof(swhy), child, rel, attempt);
+			disturbed = S_disturbed(why, sizeof(why), json_object_get(child, "trials"));
+			if (off && !disturbed)
+				snprintf(why, sizeof(why), "%s", swhy);
+			disturbed |= off;
+		}
 		if (!disturbed || attempt == MAX_RETRIES)
 			break;
 		/* a disturbed attempt is kept as evidence, and the record measured again */
-		json_array_append_new(retries, json_pack("{s:s, s:s, s:s, s:O, s:o, s:o}", "reason", why,
-			"started", started, "finished", finished, "trials", json_object_get(child, "trials"),
-			"load_before", load_before, "load_after", load_after));
+		json_array_append_new(retries, json_pack("{s:s, s:s, s:s, s:O, s:o, s:o, s:O*}", "reason",
+			why, "started", started, "finished", finished, "trials",
+			json_object_get(child, "trials"), "load_before", load_before, "load_after", load_after,
+			"sentinel", sentinel));
 		hb_run_note(r, "%s (%s) hash_%llu: %s; measuring again", inst->name, inst->impl, bytes, why);
 		json_decref(child);
 		child = NULL;
@@ -288,12 +381,21 @@ const char *hb_run_measure(hb_run *r, const hb_instance *inst, const hb_build_re
 	}
 	json_object_set_new(rec, "disturbed", json_boolean(disturbed));
 	json_object_set_new(rec, "retries", retries);
+	if (sentinel && strcmp(status, "ok") == 0)
+		json_object_set(rec, "sentinel", sentinel);
+	if (json_array_size(retries))
+		r->sum.remeasured++;
+	if (disturbed)
+		r->sum.disturbed++;
 	res = json_object();
-	json_object_set_new(res, "static_bytes", json_integer((json_int_t)static_bytes));
+	json_object_set_new(res, "static_bytes", json_integer((json_int_t)sizes->total));
+	json_object_set_new(res, "text_bytes", json_integer((json_int_t)sizes->text));
+	json_object_set_new(res, "data_bytes", json_integer((json_int_t)sizes->data));
 	if (strcmp(status, "ok") == 0) {
 		json_t *cr = json_object_get(child, "resources");
 		json_object_set(res, "baseline_rss_kib", json_object_get(cr, "baseline_rss_kib"));
 		json_object_set(res, "peak_rss_kib", json_object_get(cr, "peak_rss_kib"));
+		S_memory(r, rec, res, &drv, b, limit);
 	} else {
 		json_object_set_new(res, "baseline_rss_kib", json_null());
 		json_object_set_new(res, "peak_rss_kib", json_null());
@@ -312,9 +414,11 @@ const char *hb_run_measure(hb_run *r, const hb_instance *inst, const hb_build_re
 			detail ? detail : "");
 	json_decref(rec);
 	json_decref(child);
+	json_decref(sentinel);
 	hb_child_clear(&run);
 	free(detail);
 	free(dir);
 	free(path);
+	free(rel);
 	return status;
 }

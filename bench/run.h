@@ -16,6 +16,7 @@
 #define NSIZES_MAX 64
 #define MAX_RETRIES 2          /* a disturbed record is measured again at most this often */
 #define DISTURBED_PCT 10.0     /* a round this far from the median round is a disturbance */
+#define HB_SENTINEL_LIMIT_PCT 3.0 /* a sentinel this far from the campaign's median, likewise */
 
 typedef struct {
 	const char *name;
@@ -24,6 +25,12 @@ typedef struct {
 } hb_run_profile;
 
 typedef struct hb_run_plan hb_run_plan;
+typedef struct hb_sentinel hb_sentinel;
+
+/* The static size of a library and its split (elfsize.c). */
+typedef struct {
+	unsigned long long total, text, data;
+} hb_elf_sizes;
 
 typedef struct {
 	const hb_campaign_opts *o;
@@ -49,6 +56,9 @@ typedef struct {
 	json_t *shard;             /* system.json's "shard" object, NULL when not sharded */
 	json_t *durations;         /* campaign.durations: where the time went */
 	hb_run_plan *plan;         /* the libraries this run takes */
+	hb_sentinel *sentinel;     /* the watch on the machine's speed */
+	json_t *sentinel_batch;    /* readings of the record being measured, for the parent */
+	int lock_fds[HB_MAX_CPUS]; /* the timing CPUs' locks, -1 when not held */
 } hb_run;
 
 /* campaign.c */
@@ -79,7 +89,38 @@ int hb_run_record_reusable(const hb_run *r, const char *path, const hb_build_res
 hb_driver_setup hb_run_driver(const hb_run *r);
 /* Measure one record on r->cpu and write it; its status ("ok", "error", …), static text. */
 const char *hb_run_measure(hb_run *r, const hb_instance *inst, const hb_build_result *b,
-	const char *kat_result, unsigned long long bytes, unsigned long long static_bytes);
+	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes);
+
+/* sentinel.c: the sentinel's readings and the campaign's median per timing CPU. */
+int hb_sentinel_new(hb_sentinel **out, double limit_pct);
+void hb_sentinel_free(hb_sentinel *s);
+double hb_sentinel_limit(const hb_sentinel *s);
+/* The median of the readings on cpu so far; < 0 when there are none. */
+double hb_sentinel_reference(const hb_sentinel *s, int cpu);
+/* Time the sentinel a few times on cpu, without a library, and keep the readings. */
+int hb_sentinel_calibrate(hb_sentinel *s, const hb_run *r, int cpu);
+/* One reading as sentinel.json has it (record: relative to the system folder, or NULL). */
+json_t *hb_sentinel_reading_json(const hb_run *r, int cpu, const char *when, const char *record,
+	int attempt, unsigned long long cycles, unsigned long long ns);
+/* Keep readings (an array of hb_sentinel_reading_json objects) in the trace and the medians. */
+void hb_sentinel_add(hb_sentinel *s, json_t *readings);
+void hb_sentinel_count(hb_sentinel *s, int disturbed, int remeasured);
+/* Is before or after more than limit_pct from reference? Fills why and the larger deviation
+ * (-1 without a reference). */
+int hb_sentinel_judge(char *why, size_t n, double *out_dev, double reference,
+	unsigned long long before, unsigned long long after, double limit_pct);
+json_t *hb_sentinel_summary(const hb_sentinel *s);
+int hb_sentinel_write(const hb_sentinel *s, const char *sysdir);
+
+/* cpulock.c: one campaign per timing CPU. */
+char *hb_cpulock_path(int cpu);
+/* Lock cpu for this campaign (who: what the next one is told); wait: block with a message on
+ * msg until the other campaign ends, else fail at once. */
+int hb_cpulock_take(int *out_fd, int cpu, int wait, const char *who, FILE *msg);
+void hb_cpulock_release(int fd);
+
+/* elfsize.c */
+int hb_elf_sizes_read(hb_elf_sizes *out, const char *path);
 
 /* schedule.c: the libraries of cat this run takes (--only, --shard) into r->plan, r->total and
  * r->shard; then build, check and time them (system.json written), counting into out. */

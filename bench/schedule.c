@@ -17,7 +17,7 @@ typedef struct {
 	hb_build_result *b;           /* from its prepare task; NULL when the build failed */
 	const char *kat;              /* "PASS", "FAIL" or "ERROR" */
 	int timed;                    /* its records are to be measured */
-	unsigned long long static_bytes;
+	hb_elf_sizes sizes;           /* its static size and split */
 } S_lib;
 
 struct hb_run_plan {
@@ -202,7 +202,7 @@ static int S_prepare(hb_run *r, S_lib *lib, hb_buf *out)
 	const hb_instance *inst = lib->inst;
 	hb_build_result *b = NULL;
 	uint64_t t0 = hb_now_ns(), t1;
-	unsigned long long static_bytes = 0;
+	hb_elf_sizes sizes;
 	const char *kat;
 	json_t *j;
 
@@ -219,10 +219,11 @@ static int S_prepare(hb_run *r, S_lib *lib, hb_buf *out)
 	}
 	t1 = hb_now_ns();
 	kat = hb_run_kat(r, inst, b, NULL);
-	if (hb_elf_load_size(&static_bytes, b->library) != 0)
+	if (hb_elf_sizes_read(&sizes, b->library) != 0)
 		hb_run_note(r, "%s", hb_error_last());
-	j = json_pack("{s:s, s:o, s:I, s:f, s:f}", "kat", kat, "build", S_build_blob(b),
-		"static_bytes", (json_int_t)static_bytes, "build_s", (double)(t1 - t0) / 1e9,
+	j = json_pack("{s:s, s:o, s:I, s:I, s:I, s:f, s:f}", "kat", kat, "build", S_build_blob(b),
+		"static_bytes", (json_int_t)sizes.total, "text_bytes", (json_int_t)sizes.text,
+		"data_bytes", (json_int_t)sizes.data, "build_s", (double)(t1 - t0) / 1e9,
 		"kat_s", S_seconds_since(t1));
 	hb_build_result_free(b);
 	return S_blob(out, j);
@@ -233,16 +234,22 @@ static int S_time(hb_run *r, const S_lib *lib, unsigned long long bytes, int slo
 	char *path = hb_run_record_path(r, lib->inst, bytes);
 	const char *status;
 	uint64_t t0 = hb_now_ns();
-	size_t unstable = r->sum.unstable;
+	size_t unstable = r->sum.unstable, remeasured = r->sum.remeasured,
+		disturbed = r->sum.disturbed;
 
 	r->cpu = r->cpus[slot];
+	r->sentinel_batch = json_array();
 	if (!r->o->fresh && hb_run_record_reusable(r, path, lib->b))
 		status = "kept";
 	else
-		status = hb_run_measure(r, lib->inst, lib->b, lib->kat, bytes, lib->static_bytes);
+		status = hb_run_measure(r, lib->inst, lib->b, lib->kat, bytes, &lib->sizes);
 	free(path);
-	return S_blob(out, json_pack("{s:s, s:I, s:f}", "status", status, "unstable",
-		(json_int_t)(r->sum.unstable - unstable), "timing_s", S_seconds_since(t0)));
+	/* the sentinel's readings go back to the parent, which keeps the campaign's trace */
+	return S_blob(out, json_pack("{s:s, s:I, s:I, s:I, s:o, s:f}", "status", status, "unstable",
+		(json_int_t)(r->sum.unstable - unstable), "remeasured",
+		(json_int_t)(r->sum.remeasured - remeasured), "disturbed",
+		(json_int_t)(r->sum.disturbed - disturbed), "sentinel", r->sentinel_batch,
+		"timing_s", S_seconds_since(t0)));
 }
 
 static int S_run_task(void *ctx, size_t t, int slot, hb_buf *result)
@@ -284,7 +291,9 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 	}
 	lib->b = S_build_from_blob(json_object_get(j, "build"));
 	lib->kat = strcmp(kat, "PASS") == 0 ? "PASS" : strcmp(kat, "FAIL") == 0 ? "FAIL" : "ERROR";
-	lib->static_bytes = (unsigned long long)json_integer_value(json_object_get(j, "static_bytes"));
+	lib->sizes.total = (unsigned long long)json_integer_value(json_object_get(j, "static_bytes"));
+	lib->sizes.text = (unsigned long long)json_integer_value(json_object_get(j, "text_bytes"));
+	lib->sizes.data = (unsigned long long)json_integer_value(json_object_get(j, "data_bytes"));
 	lib->timed = lib->b != NULL;
 	r->done++;
 	hb_run_progress(r, what, lib->kat);
@@ -309,6 +318,13 @@ static void S_timed(S_ctx *c, const S_lib *lib, unsigned long long bytes, json_t
 		status = "error";
 	c->timing_s += json_real_value(json_object_get(j, "timing_s"));
 	r->sum.unstable += (size_t)json_integer_value(json_object_get(j, "unstable"));
+	r->sum.remeasured += (size_t)json_integer_value(json_object_get(j, "remeasured"));
+	r->sum.disturbed += (size_t)json_integer_value(json_object_get(j, "disturbed"));
+	if (r->sentinel && json_is_array(json_object_get(j, "sentinel"))) {
+		hb_sentinel_add(r->sentinel, json_object_get(j, "sentinel"));
+		hb_sentinel_count(r->sentinel, json_integer_value(json_object_get(j, "disturbed")) > 0,
+			json_integer_value(json_object_get(j, "remeasured")) > 0);
+	}
 	if (strcmp(status, "kept") == 0)
 		c->out->kept++;
 	else if (strcmp(status, "ok") == 0)
@@ -348,6 +364,19 @@ static void S_task_done(void *ctx, size_t t, const hb_pool_result *res)
 		c->t_prepared = hb_now_ns();
 }
 
+/* The sentinel's first readings on each timing CPU: the campaign's reference until the records
+ * add theirs. */
+static void S_watch_start(hb_run *r)
+{
+	size_t i;
+	for (i = 0; i < r->ncpus; i++)
+		if (hb_sentinel_calibrate(r->sentinel, r, r->cpus[i]) != 0) {
+			/* without a reference no record is judged by it; say so, keep going */
+			hb_run_note(r, "warning: %s: records on CPU %d are not watched", hb_error_last(),
+				r->cpus[i]);
+		}
+}
+
 int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 {
 	hb_run_plan *p = r->plan;
@@ -373,6 +402,7 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 	}
 	if (ntasks == 0)
 		return 0;
+	S_watch_start(r);
 	tasks = calloc(ntasks, sizeof(*tasks));
 	if (!tasks)
 		return hb_error_set("out of memory");

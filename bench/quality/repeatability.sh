@@ -7,7 +7,9 @@
 # (Σcycles / Σiterations / bytes over the record's trials): |a - b| / min(a, b).
 #
 # Output: the number of points, the median and the largest relative difference in percent, and
-# the five worst points with both figures. The median is the typical run-to-run noise of a
+# the five worst points with both figures; then, for each campaign, how many of its records were
+# measured again (rounds far apart, or the sentinel off the campaign's median) and how many of
+# them it flagged (disturbed, unstable), and the difference over the points neither flagged. The median is the typical run-to-run noise of a
 # published figure; the largest says how far one figure may move when the machine is measured
 # again. Points below 1024 bytes are left out: they are dominated by per-call overhead.
 #
@@ -53,17 +55,35 @@ import glob, json, os, statistics, sys
 
 tmp, min_bytes = sys.argv[1], int(sys.argv[2])
 
+flags = {}
+
+def spread(r):
+    s = sorted(r.get("samples") or [])
+    return (s[3 * len(s) // 4] - s[len(s) // 4]) / s[len(s) // 2] * 100 if len(s) >= 4 and s[len(s) // 2] else 0
+
 def figures(system):
     """(instance, implementation, bytes) -> cycles/byte of every ok record of one campaign."""
     out = {}
+    again = disturbed = unstable = records = 0
+    limit = 5.0
     for path in glob.glob(os.path.join(tmp, system, system, "records", "*", "*.json")):
         r = json.load(open(path))
         n = r["message_bytes"]
-        if r.get("status") != "ok" or n < min_bytes:
+        if r.get("status") != "ok":
+            continue
+        records += 1
+        again += bool(r.get("retries"))
+        disturbed += bool(r.get("disturbed"))
+        unstable += spread(r) > limit
+        if n < min_bytes:
             continue
         t = r["trials"]
-        out[(r["instance"], r["implementation"], n)] = \
-            sum(x["cycles"] for x in t) / sum(x["iterations"] for x in t) / n
+        key = (r["instance"], r["implementation"], n)
+        out[key] = sum(x["cycles"] for x in t) / sum(x["iterations"] for x in t) / n
+        if r.get("disturbed") or spread(r) > limit:
+            flags.setdefault(key, set()).add(system)
+    print(f"campaign {system}: {records} records, {again} measured again, {disturbed} still "
+          f"disturbed, {unstable} unstable (spread above {limit:g} %)")
     return out
 
 a, b = figures("rA"), figures("rB")
@@ -82,7 +102,14 @@ print()
 print("worst 5 points (cycles/byte):")
 print(f"{'instance':<10} {'implementation':<15} {'bytes':>6} {'rA':>10} {'rB':>10} {'difference':>11}")
 for k in worst[:5]:
-    print(f"{k[0]:<10} {k[1]:<15} {k[2]:>6} {a[k]:>10.3f} {b[k]:>10.3f} {100 * diff[k]:>9.2f} %")
+    print(f"{k[0]:<10} {k[1]:<15} {k[2]:>6} {a[k]:>10.3f} {b[k]:>10.3f} {100 * diff[k]:>9.2f} %{'  flagged in ' + ','.join(sorted(flags[k])) if k in flags else ''}")
+clean = [k for k in common if k not in flags]
+if clean:
+    worst_clean = max(clean, key=lambda k: diff[k])
+    print()
+    print(f"points flagged in either campaign: {len(common) - len(clean)}; over the {len(clean)} "
+          f"others: median {100 * statistics.median(diff[k] for k in clean):.2f} %, largest "
+          f"{100 * diff[worst_clean]:.2f} % ({worst_clean[0]} {worst_clean[1]} {worst_clean[2]} B)")
 PY
 echo
 quality_disturbance

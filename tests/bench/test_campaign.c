@@ -308,8 +308,8 @@ Test(campaign, killed_and_resumed_measures_nothing_twice, .timeout = 300)
 		free(now);
 		free(before[i]);
 	}
-	cr_expect_eq(hbt_evidence_check_tree(data), 10 + 1 + 2 + 1,
-		"10 records, system, 2 KAT summaries, catalog");
+	cr_expect_eq(hbt_evidence_check_tree(data), 10 + 1 + 2 + 1 + 1,
+		"10 records, system, 2 KAT summaries, catalog, sentinel");
 	S_expect_sums_verify(sys);
 	free(out);
 	free(err);

@@ -62,6 +62,17 @@ static int S_check_record(json_t *j, const char *path, char **why)
 	if (strcmp(status, "ok") == 0 &&
 		(!json_is_integer(json_object_get(json_object_get(j, "resources"), "peak_rss_kib"))))
 		return S_fail(why, path, "resources.peak_rss_kib: expected an integer", NULL);
+	{
+		/* the exact memory figures: optional (earlier versions), an integer or null */
+		static const char *const mem[] = { "stack_bytes", "heap_peak_bytes",
+			"heap_allocations", "mmap_bytes", "text_bytes", "data_bytes", NULL };
+		json_t *res = json_object_get(j, "resources");
+		for (i = 0; mem[i]; i++) {
+			v = json_object_get(res, mem[i]);
+			if (v && !json_is_null(v) && !(json_is_integer(v) && json_integer_value(v) >= 0))
+				return S_fail(why, path, "resources: expected a byte count or null: ", mem[i]);
+		}
+	}
 	return 0;
 }
 
@@ -107,6 +118,39 @@ static int S_check_kat(json_t *j, const char *path, char **why)
 	return 0;
 }
 
+/* sentinel.json: the trace of the machine's speed. */
+static int S_check_sentinel(json_t *j, const char *path, char **why)
+{
+	json_error_t err;
+	json_t *readings, *x;
+	const char *s;
+	double limit;
+	size_t i;
+
+	if (json_unpack_ex(j, &err, 0, "{s:s, s:F, s:o}", "workload", &s, "limit_pct", &limit,
+			"readings", &readings) != 0)
+		return S_fail(why, path, "", err.text);
+	if (!json_is_array(readings) || !(limit > 0))
+		return S_fail(why, path, "readings: expected an array, limit_pct above 0", NULL);
+	json_array_foreach(readings, i, x) {
+		json_int_t cpu, attempt, cycles, ns;
+		double t;
+		const char *when, *time;
+		json_t *rec;
+		if (json_unpack_ex(x, &err, 0, "{s:s, s:F, s:I, s:o, s:s, s:I, s:I, s:I}",
+				"time", &time, "t_s", &t, "cpu", &cpu, "record", &rec, "when", &when,
+				"attempt", &attempt, "cycles", &cycles, "ns", &ns) != 0)
+			return S_fail(why, path, "readings: ", err.text);
+		if (strcmp(when, "calibration") && strcmp(when, "before") && strcmp(when, "after"))
+			return S_fail(why, path, "readings: when: unknown value ", when);
+		if (!json_is_null(rec) && !json_is_string(rec))
+			return S_fail(why, path, "readings: record: expected a path or null", NULL);
+		if (cycles <= 0 || ns <= 0 || t < 0)
+			return S_fail(why, path, "readings: a reading without cycles or time", NULL);
+	}
+	return 0;
+}
+
 int hbt_evidence_valid(const char *path, char **why)
 {
 	json_error_t err;
@@ -127,6 +171,8 @@ int hbt_evidence_valid(const char *path, char **why)
 		rc = S_check_system(j, path, why);
 	else if (strcmp(schema, "hashbench.kat/1") == 0)
 		rc = S_check_kat(j, path, why);
+	else if (strcmp(schema, "hashbench.sentinel/1") == 0)
+		rc = S_check_sentinel(j, path, why);
 	else
 		rc = S_fail(why, path, "unknown schema ", schema);
 	json_decref(j);

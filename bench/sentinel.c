@@ -1,0 +1,200 @@
+/* sentinel.c — the watch on the machine's speed: the sentinel workload (sentinel_work.c), timed
+ * on each timing CPU when the timing starts and by the driver before and after every record, is
+ * judged against the campaign's median on that CPU; a record whose sentinel is off by more than
+ * the limit is measured again. The whole trace is written to sentinel.json. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "run.h"
+#include "sentinel_work.h"
+
+#define CALIBRATION_RUNS 7
+
+struct hb_sentinel {
+	double limit_pct;
+	json_t *readings;            /* sentinel.json's readings, in the order they were judged */
+	struct { int cpu; double *v; size_t n, cap; } cpus[HB_MAX_CPUS];
+	size_t ncpus;
+	size_t disturbed, remeasured;
+};
+
+int hb_sentinel_new(hb_sentinel **out, double limit_pct)
+{
+	hb_sentinel *s = calloc(1, sizeof(*s));
+	if (!s)
+		return hb_error_set("out of memory");
+	s->limit_pct = limit_pct > 0 ? limit_pct : HB_SENTINEL_LIMIT_PCT;
+	s->readings = json_array();
+	*out = s;
+	return 0;
+}
+
+void hb_sentinel_free(hb_sentinel *s)
+{
+	size_t i;
+	if (!s)
+		return;
+	for (i = 0; i < s->ncpus; i++)
+		free(s->cpus[i].v);
+	json_decref(s->readings);
+	free(s);
+}
+
+double hb_sentinel_limit(const hb_sentinel *s)
+{
+	return s->limit_pct;
+}
+
+static int S_cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+static void S_value(hb_sentinel *s, int cpu, double cycles)
+{
+	size_t i;
+	for (i = 0; i < s->ncpus && s->cpus[i].cpu != cpu; i++)
+		;
+	if (i == s->ncpus) {
+		if (s->ncpus == HB_MAX_CPUS)
+			return;
+		s->cpus[s->ncpus++].cpu = cpu;
+	}
+	if (s->cpus[i].n == s->cpus[i].cap) {
+		size_t cap = s->cpus[i].cap ? 2 * s->cpus[i].cap : 64;
+		double *v = realloc(s->cpus[i].v, cap * sizeof(*v));
+		if (!v)
+			return;
+		s->cpus[i].v = v;
+		s->cpus[i].cap = cap;
+	}
+	s->cpus[i].v[s->cpus[i].n++] = cycles;
+}
+
+double hb_sentinel_reference(const hb_sentinel *s, int cpu)
+{
+	size_t i, n;
+	double *v, m;
+	for (i = 0; i < s->ncpus && s->cpus[i].cpu != cpu; i++)
+		;
+	if (i == s->ncpus || !s->cpus[i].n)
+		return -1;
+	n = s->cpus[i].n;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -1;
+	memcpy(v, s->cpus[i].v, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), S_cmp_double);
+	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+	return m;
+}
+
+json_t *hb_sentinel_reading_json(const hb_run *r, int cpu, const char *when, const char *record,
+	int attempt, unsigned long long cycles, unsigned long long ns)
+{
+	char now[32];
+	hb_utc_now(now);
+	return json_pack("{s:s, s:f, s:i, s:s?, s:s, s:i, s:I, s:I}", "time", now, "t_s",
+		(double)(hb_now_ns() - r->t_start) / 1e9, "cpu", cpu, "record", record, "when", when,
+		"attempt", attempt, "cycles", (json_int_t)cycles, "ns", (json_int_t)ns);
+}
+
+void hb_sentinel_add(hb_sentinel *s, json_t *readings)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(readings, i, x) {
+		json_t *cpu = json_object_get(x, "cpu"), *cycles = json_object_get(x, "cycles");
+		if (!json_is_integer(cpu) || !json_is_integer(cycles))
+			continue;
+		S_value(s, (int)json_integer_value(cpu), (double)json_integer_value(cycles));
+		json_array_append(s->readings, x);
+	}
+}
+
+void hb_sentinel_count(hb_sentinel *s, int disturbed, int remeasured)
+{
+	s->disturbed += disturbed != 0;
+	s->remeasured += remeasured != 0;
+}
+
+int hb_sentinel_calibrate(hb_sentinel *s, const hb_run *r, int cpu)
+{
+	char cpu_s[16], runs_s[16], *out = NULL;
+	const char *argv[] = { r->o->measure_exe, "--mode", "sentinel", "--sentinel-runs", runs_s,
+		"--cpu", cpu_s, "--counter", hb_counter_name(&r->counter), NULL };
+	json_t *j, *list, *x, *batch;
+	size_t i;
+	int rc;
+
+	snprintf(cpu_s, sizeof(cpu_s), "%d", cpu);
+	snprintf(runs_s, sizeof(runs_s), "%d", CALIBRATION_RUNS);
+	/* our own code and no library: it needs no sandbox */
+	rc = hb_run_capture(&out, (char *const *)argv, 30);
+	j = rc == 0 && out ? json_loads(out, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+	free(out);
+	list = json_object_get(j, "sentinel");
+	if (!json_is_array(list) || json_array_size(list) == 0) {
+		json_decref(j);
+		return hb_error_set("the sentinel workload did not run on CPU %d", cpu);
+	}
+	batch = json_array();
+	json_array_foreach(list, i, x)
+		json_array_append_new(batch, hb_sentinel_reading_json(r, cpu, "calibration", NULL, 0,
+			(unsigned long long)json_integer_value(json_object_get(x, "cycles")),
+			(unsigned long long)json_integer_value(json_object_get(x, "ns"))));
+	hb_sentinel_add(s, batch);
+	json_decref(batch);
+	json_decref(j);
+	return 0;
+}
+
+int hb_sentinel_judge(char *why, size_t n, double *out_dev, double reference,
+	unsigned long long before, unsigned long long after, double limit_pct)
+{
+	double db, da;
+	*out_dev = -1;
+	if (reference <= 0)
+		return 0;
+	db = ((double)before - reference) / reference * 100;
+	da = ((double)after - reference) / reference * 100;
+	db = db < 0 ? -db : db;
+	da = da < 0 ? -da : da;
+	*out_dev = db > da ? db : da;
+	if (*out_dev <= limit_pct)
+		return 0;
+	snprintf(why, n, "the sentinel %s was %.1f %% away from the campaign's median (limit %.1f %%)",
+		db >= da ? "before" : "after", *out_dev, limit_pct);
+	return 1;
+}
+
+json_t *hb_sentinel_summary(const hb_sentinel *s)
+{
+	json_t *med = json_object();
+	size_t i;
+	for (i = 0; i < s->ncpus; i++) {
+		char key[16];
+		snprintf(key, sizeof(key), "%d", s->cpus[i].cpu);
+		json_object_set_new(med, key, json_real(hb_sentinel_reference(s, s->cpus[i].cpu)));
+	}
+	return json_pack("{s:f, s:s, s:I, s:I, s:I, s:o}", "limit_pct", s->limit_pct, "workload",
+		HB_SENTINEL_WORKLOAD, "readings", (json_int_t)json_array_size(s->readings),
+		"disturbed_records", (json_int_t)s->disturbed, "remeasured_records",
+		(json_int_t)s->remeasured, "median_cycles", med);
+}
+
+int hb_sentinel_write(const hb_sentinel *s, const char *sysdir)
+{
+	char *path = hb_sprintf("%s/sentinel.json", sysdir);
+	json_t *j = json_pack("{s:s, s:s, s:f, s:O}", "schema", "hashbench.sentinel/1", "workload",
+		HB_SENTINEL_WORKLOAD, "limit_pct", s->limit_pct, "readings", s->readings);
+	int rc = hb_json_write(path, j);
+	json_decref(j);
+	free(path);
+	return rc;
+}

@@ -1,0 +1,21 @@
+/* sentinel_work.h — the sentinel's fixed reference workload (sentinel_work.c), built once into
+ * hashbench-measure with the project's flags, timed before and after every record. */
+#ifndef HB_SENTINEL_WORK_H
+#define HB_SENTINEL_WORK_H
+
+#include <stdint.h>
+
+#include "counter.h"
+
+#define HB_SENTINEL_STEPS (1u << 21)
+#define HB_SENTINEL_WORKLOAD "a fixed 64-bit add-rotate-xor chain over a 4 KiB table, " \
+	"2^21 dependent steps (about 6 ms at 2 GHz), built into hashbench-measure"
+
+typedef struct {
+	uint64_t cycles, ns;
+} hb_sentinel_reading;
+
+/* One timed run of the workload (after a short untimed one that warms caches and clock). */
+hb_sentinel_reading hb_sentinel_time(hb_counter *c);
+
+#endif

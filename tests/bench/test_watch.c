@@ -1,0 +1,287 @@
+/* test_watch.c — the watch on the machine: a busy loop pinned to the timing CPU during part of a
+ * quick campaign leaves no figure far from a calm campaign's unmarked (it is measured again into
+ * agreement or marked disturbed), the sentinel's trace shows it, and two campaigns never time on
+ * one CPU at once (the second waits, or stops with --no-wait). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "support.h"
+
+/* The highest CPU this process may use: where the campaigns time and the hog runs. */
+static int S_cpu(void)
+{
+	cpu_set_t set;
+	int c, last = 0;
+	cr_assert_eq(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			last = c;
+	return last;
+}
+
+/* hashbench with args in the background, stderr into err_path. */
+static pid_t S_spawn(const char *const args[], const char *err_path)
+{
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		const char *argv[64];
+		int n = 0, fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		argv[n++] = HBT_HASHBENCH;
+		while (*args && n < 63)
+			argv[n++] = *args++;
+		argv[n] = NULL;
+		dup2(fd, 2);
+		fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int S_wait(pid_t pid)
+{
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static char *S_slurp(const char *path)
+{
+	hb_buf b;
+	char *s;
+	if (hb_file_read(&b, path) != 0)
+		return hb_strdup("");
+	s = hb_sprintf("%.*s", (int)b.len, (const char *)b.data);
+	hb_buf_free(&b);
+	return s;
+}
+
+static size_t S_count_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.' && strstr(de->d_name, ".json") && !strstr(de->d_name, ".tmp.");
+	closedir(d);
+	return n;
+}
+
+static void S_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* A busy loop pinned to cpu until killed. */
+static pid_t S_hog(int cpu)
+{
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		cpu_set_t set;
+		volatile unsigned long x = 0;
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		for (;;)
+			x++;
+	}
+	return pid;
+}
+
+/* Mean cycles of a record (Σcycles / Σiterations), or -1. */
+static double S_mean(json_t *rec)
+{
+	json_t *t;
+	size_t i;
+	double c = 0, n = 0;
+	json_array_foreach(json_object_get(rec, "trials"), i, t) {
+		c += (double)json_integer_value(json_object_get(t, "cycles"));
+		n += (double)json_integer_value(json_object_get(t, "iterations"));
+	}
+	return n > 0 ? c / n : -1;
+}
+
+static const char *const S_names[] = { "SM3", "SM3.openssl" };
+static const unsigned S_sizes[] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
+#define NREC 16
+
+static void S_means(double out[NREC], const char *sys)
+{
+	size_t i, k;
+	for (i = 0; i < 2; i++)
+		for (k = 0; k < 8; k++) {
+			char *rel = hb_sprintf("records/sm3/%s__hash_%u.json", S_names[i], S_sizes[k]);
+			json_t *rec = hbt_json_load(sys, rel);
+			out[i * 8 + k] = S_mean(rec);
+			json_decref(rec);
+			free(rel);
+		}
+}
+
+Test(watch, a_hog_on_the_timing_cpu_is_measured_again_or_marked, .timeout = 900)
+{
+	char *root = hbt_tmpdir("hog"), cpu[16];
+	char *calm1 = hb_path_join(root, "calm1"), *calm2 = hb_path_join(root, "calm2");
+	char *hogged = hb_path_join(root, "hog"), *errp = hb_path_join(root, "hog.err");
+	char *sys1 = hb_path_join(calm1, "w"), *sys2 = hb_path_join(calm2, "w");
+	char *sysh = hb_path_join(hogged, "w"), *recdir = hb_path_join(sysh, "records/sm3");
+	double a[NREC], b[NREC], h[NREC];
+	size_t i, off = 0, marked = 0, far = 0, remeasured = 0;
+	json_t *sent, *x, *sys;
+	pid_t run, hog;
+	int n, c = S_cpu();
+	char *out, *err;
+
+	snprintf(cpu, sizeof(cpu), "%d", c);
+	{
+		const char *args[] = { "run", "--system", "w", "--profile", "quick", "--only", "sm3",
+			"--cpu", cpu, "--sets", "2_23", "--data", calm1, NULL };
+		cr_assert_eq(hbt_cli(&out, &err, NULL, args), 0, "%s", err);
+		free(out);
+		free(err);
+	}
+	{
+		const char *args[] = { "run", "--system", "w", "--profile", "quick", "--only", "sm3",
+			"--cpu", cpu, "--sets", "2_23", "--data", hogged, NULL };
+		run = S_spawn(args, errp);
+		/* the hog starts once a few records are done, and stops while most are still to come */
+		for (n = 0; n < 2400 && S_count_files(recdir) < 3; n++)
+			S_sleep_ms(50);
+		cr_assert_geq(S_count_files(recdir), 3, "the campaign did not get to its records");
+		hog = S_hog(c);
+		S_sleep_ms(5000);
+		kill(hog, SIGKILL);
+		S_wait(hog);
+		cr_assert_eq(S_wait(run), 0, "%s", S_slurp(errp));
+	}
+	{
+		const char *args[] = { "run", "--system", "w", "--profile", "quick", "--only", "sm3",
+			"--cpu", cpu, "--sets", "2_23", "--data", calm2, NULL };
+		cr_assert_eq(hbt_cli(&out, &err, NULL, args), 0, "%s", err);
+		free(out);
+		free(err);
+	}
+	S_means(a, sys1);
+	S_means(b, sys2);
+	S_means(h, sysh);
+	for (i = 0; i < NREC; i++) {
+		char *rel = hb_sprintf("records/sm3/%s__hash_%u.json", S_names[i / 8], S_sizes[i % 8]);
+		json_t *rec = hbt_json_load(sysh, rel);
+		double da = fabs(h[i] - a[i]) / a[i] * 100, db = fabs(h[i] - b[i]) / b[i] * 100;
+		int disturbed = json_is_true(json_object_get(rec, "disturbed"));
+		remeasured += json_array_size(json_object_get(rec, "retries")) > 0;
+		marked += disturbed;
+		/* far from both calm campaigns: the hog moved it, and the campaign must have said so */
+		if (da > 5 && db > 5) {
+			far++;
+			cr_expect(disturbed, "%s: %.1f and %.1f %% away from the calm campaigns, not marked "
+				"disturbed (%.0f cycles against %.0f and %.0f)", rel, da, db, h[i], a[i], b[i]);
+		}
+		json_decref(rec);
+		free(rel);
+	}
+	/* the trace shows the hog: readings far above the median, and the records it hit */
+	sent = hbt_json_load(sysh, "sentinel.json");
+	sys = hbt_json_load(sysh, "system.json");
+	{
+		double median = json_number_value(json_object_get(json_object_get(json_object_get(
+			json_object_get(sys, "campaign"), "sentinel"), "median_cycles"), cpu));
+		cr_assert_gt(median, 0, "campaign.sentinel.median_cycles.%s", cpu);
+		json_array_foreach(json_object_get(sent, "readings"), i, x)
+			off += (double)json_integer_value(json_object_get(x, "cycles")) > 1.3 * median;
+	}
+	cr_expect_gt(off, 0, "no sentinel reading shows the hog");
+	cr_expect_gt(remeasured, 0, "no record was measured again while the hog ran");
+	cr_expect_eq((size_t)json_integer_value(json_object_get(json_object_get(json_object_get(sys,
+		"campaign"), "sentinel"), "disturbed_records")), marked);
+	cr_log_info("hog: %zu figures far from both calm runs, %zu marked disturbed, %zu measured "
+		"again, %zu sentinel readings above the median by 30 %%", far, marked, remeasured, off);
+	json_decref(sent);
+	json_decref(sys);
+	free(root);
+	free(calm1);
+	free(calm2);
+	free(hogged);
+	free(errp);
+	free(sys1);
+	free(sys2);
+	free(sysh);
+	free(recdir);
+}
+
+Test(watch, one_campaign_per_timing_cpu, .timeout = 300)
+{
+	char *root = hbt_tmpdir("lock"), *locks = hb_path_join(root, "locks"), cpu[16];
+	char *data = hb_path_join(root, "data"), *errp = hb_path_join(root, "second.err");
+	char *lockfile, *out, *err, *text;
+	const char *nowait[] = { "run", "--system", "l", "--profile", "quick", "--only", "sm3",
+		"--sizes", "32", "--sets", "2_23", "--cpu", cpu, "--data", data, "--no-wait", NULL };
+	const char *waits[] = { "run", "--system", "l", "--profile", "quick", "--only", "sm3",
+		"--sizes", "32", "--sets", "2_23", "--cpu", cpu, "--data", data, NULL };
+	int fd, n;
+	pid_t second;
+
+	snprintf(cpu, sizeof(cpu), "%d", S_cpu());
+	cr_assert_eq(hb_mkdir_p(locks), 0);
+	setenv("HASHBENCH_LOCK_DIR", locks, 1);
+	/* another campaign holds the CPU */
+	lockfile = hb_sprintf("%s/hashbench-cpu%s.lock", locks, cpu);
+	fd = open(lockfile, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	cr_assert(fd >= 0);
+	cr_assert_eq(flock(fd, LOCK_EX), 0);
+	cr_assert_eq(write(fd, "pid 1, campaign other in /elsewhere\n", 36), 36);
+
+	cr_expect_eq(hbt_cli(&out, &err, NULL, nowait), 1, "%s", err);
+	text = hb_sprintf("hashbench: CPU %s is timing another campaign (pid 1, campaign other in "
+		"/elsewhere; %s): not waiting (--no-wait)\n", cpu, lockfile);
+	cr_expect_str_eq(err, text);
+	cr_expect_not(hb_is_dir(data), "a campaign that stops at the lock writes nothing");
+	free(out);
+	free(err);
+	free(text);
+
+	second = S_spawn(waits, errp);
+	for (n = 0; n < 200 && !strstr(text = S_slurp(errp), "waiting"); n++) {
+		free(text);
+		S_sleep_ms(50);
+	}
+	cr_expect(strstr(text, "is timing another campaign (pid 1, campaign other in /elsewhere); "
+		"waiting for it to finish (--no-wait to stop instead)") != NULL, "%s", text);
+	free(text);
+	S_sleep_ms(500);
+	cr_expect_not(hb_is_dir(data), "a waiting campaign has not started");
+	close(fd); /* the other campaign ends */
+	cr_expect_eq(S_wait(second), 0, "%s", S_slurp(errp));
+	cr_expect(hb_is_file(data) || hb_is_dir(data));
+	text = S_slurp(lockfile);
+	cr_expect(strstr(text, "campaign l in ") != NULL, "the holder's note: %s", text);
+	free(text);
+	unsetenv("HASHBENCH_LOCK_DIR");
+	free(lockfile);
+	free(root);
+	free(locks);
+	free(data);
+	free(errp);
+}
