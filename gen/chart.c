@@ -1029,10 +1029,10 @@ int hg_chart_trace_svg(char **out, size_t *len, const hg_chart_trace *c)
 			const hg_trace_point *p = &s->points[k];
 			xmlNodePtr m;
 			if (p->outside)
-				m = S_marker(g, shape, S_tx(&f, p->x), S_ty(&f, p->y), "reading outside",
+				m = S_marker(g, shape, S_tx(&f, p->x), S_ty(&f, p->y), "marker reading outside",
 					"#ffffff", "#C00000", 2);
 			else
-				m = S_marker(g, shape, S_tx(&f, p->x), S_ty(&f, p->y), "reading", colour,
+				m = S_marker(g, shape, S_tx(&f, p->x), S_ty(&f, p->y), "marker reading", colour,
 					"#ffffff", 0.75);
 			if (p->title)
 				S_textel(m, "title", p->title);
