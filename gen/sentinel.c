@@ -276,19 +276,15 @@ static double S_median(const hg_sentinel *t, long long cpu)
 static size_t S_cpus(long long **out, const hg_sentinel *t)
 {
 	long long *v = calloc(t->nreadings + 1, sizeof(long long));
-	size_t n = 0, i;
+	size_t n = 0, i, k;
 	for (i = 0; i < t->nreadings; i++)
 		v[n++] = t->readings[i].cpu;
 	qsort(v, n, sizeof(long long), S_cmp_ll);
-	for (i = 0; n && i + 1 < n; )
-		if (v[i] == v[i + 1]) {
-			memmove(v + i + 1, v + i + 2, (n - i - 2) * sizeof(long long));
-			n--;
-		} else {
-			i++;
-		}
+	for (i = 0, k = 0; i < n; i++)
+		if (k == 0 || v[k - 1] != v[i])
+			v[k++] = v[i];
 	*out = v;
-	return n;
+	return k;
 }
 
 static double S_dev(const hg_reading *r, double median)
