@@ -1,6 +1,7 @@
 /* downloads.c — the figures as files to download: CSV (RFC 4180: a header row, CRLF, fields
  * quoted when they hold a comma, a quote or a line break) and JSON (hashbench.results/1), raw
- * numbers at full precision, each row naming the record it comes from and its SHA-256. */
+ * numbers at full precision, each row naming the record it comes from and its SHA-256; each
+ * system of the JSON names its system.json and sentinel.json (null when not traced). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -214,6 +215,16 @@ int hg_results_json(char **out, size_t *len, const hg_system *const *systems, si
 		S_json_str(f, path);
 		free(path);
 		fprintf(f, ", \"system_json_sha256\": \"%s\"", s->system_sha256);
+		/* the machine-speed readings (null: not traced, evidence of an earlier hashbench) */
+		if (s->sentinel && s->sentinel->traced) {
+			path = hg_xprintf("data/%s/sentinel.json", s->name);
+			fputs(", \"sentinel_json\": ", f);
+			S_json_str(f, path);
+			free(path);
+			fprintf(f, ", \"sentinel_json_sha256\": \"%s\"", s->sentinel->file.sha256);
+		} else {
+			fputs(", \"sentinel_json\": null, \"sentinel_json_sha256\": null", f);
+		}
 		if (describe)
 			fprintf(f, ",\n   \"description\": %s", desc ? desc : "null");
 		fputc('}', f);

@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "hashgen.h"
 #include "support.h"
 
@@ -100,6 +102,32 @@ Test(memory, section_5_shows_the_exact_figures_of_current_evidence_and_dashes_of
 		!= NULL, "%s", md);
 	free(md);
 	free(p);
+
+	/* results.json names each system's machine-speed readings, null for earlier evidence */
+	{
+		json_error_t jerr;
+		char *rp = hb_path_join(site, "results.json");
+		json_t *j = json_load_file(rp, 0, &jerr), *sys, *one;
+		size_t k, seen = 0;
+		cr_assert_not_null(j, "%s: %s", rp, jerr.text);
+		sys = json_object_get(j, "systems");
+		json_array_foreach(sys, k, one) {
+			const char *name = json_string_value(json_object_get(one, "system"));
+			json_t *sj = json_object_get(one, "sentinel_json");
+			if (strcmp(name, "x86_1") == 0) {
+				cr_expect_str_eq(json_string_value(sj), "data/x86_1/sentinel.json");
+				cr_expect_eq(strlen(json_string_value(json_object_get(one,
+					"sentinel_json_sha256"))), 64);
+				seen++;
+			} else if (strcmp(name, "arm_1") == 0) {
+				cr_expect(json_is_null(sj), "arm_1 has sentinel_json");
+				seen++;
+			}
+		}
+		cr_expect_eq(seen, 2);
+		json_decref(j);
+		free(rp);
+	}
 
 	/* the comparison page carries stack and heap peak where it shows peak RSS */
 	p = hb_path_join(site, "x86_1/compare.md");
