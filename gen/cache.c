@@ -9,7 +9,7 @@
 #include "cache.h"
 #include "hashgen.h"
 
-#define MAGIC "hashgen-cache 2"
+#define MAGIC "hashgen-cache 3"
 
 static int S_cmp_file(const void *a, const void *b)
 {
@@ -75,23 +75,24 @@ static void S_put_fig(FILE *f, const hg_fig *r)
 	S_put_str(f, r->record);
 	S_put_str(f, r->record_sha256[0] ? r->record_sha256 : NULL);
 	fprintf(f, "\t%llu\t%lld\t%d\t%.17g\t%.17g\t%.17g\t%.17g\t%llu\t%zu\t%.17g\t%.17g\t%d\t%d"
-		"\t%lld\t%lld\t%lld\n", r->message_bytes, r->output_bytes, r->ok, r->mean_cycles,
+		"\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", r->message_bytes, r->output_bytes, r->ok, r->mean_cycles,
 		r->cycles_per_byte, r->mean_ns, r->mb_per_s, r->calls, r->rounds, r->median_cycles,
 		r->spread_pct, r->unstable, r->disturbed, r->static_bytes, r->baseline_rss_kib,
-		r->peak_rss_kib);
+		r->peak_rss_kib, r->stack_bytes, r->heap_peak_bytes, r->heap_allocations, r->mmap_bytes,
+		r->text_bytes, r->data_bytes);
 }
 
 /* One R line into the page's rows; 0 when the line is whole. */
 static int S_get_fig(hg_cpage *p, char *line)
 {
-	char *field[23], *rest = line + 1, *t;
+	char *field[29], *rest = line + 1, *t;
 	int n = 0;
 	hg_fig *r;
 	if (*rest++ != '\t')
 		return -1;
-	while ((t = strsep(&rest, "\t")) != NULL && n < 23)
+	while ((t = strsep(&rest, "\t")) != NULL && n < 29)
 		field[n++] = t; /* strsep keeps empty fields (an empty string) */
-	if (n != 22)
+	if (n != 28)
 		return -1;
 	p->figs = realloc(p->figs, (p->nfigs + 1) * sizeof(hg_fig));
 	r = &p->figs[p->nfigs++];
@@ -121,6 +122,12 @@ static int S_get_fig(hg_cpage *p, char *line)
 	r->static_bytes = strtoll(field[19], NULL, 10);
 	r->baseline_rss_kib = strtoll(field[20], NULL, 10);
 	r->peak_rss_kib = strtoll(field[21], NULL, 10);
+	r->stack_bytes = strtoll(field[22], NULL, 10);
+	r->heap_peak_bytes = strtoll(field[23], NULL, 10);
+	r->heap_allocations = strtoll(field[24], NULL, 10);
+	r->mmap_bytes = strtoll(field[25], NULL, 10);
+	r->text_bytes = strtoll(field[26], NULL, 10);
+	r->data_bytes = strtoll(field[27], NULL, 10);
 	if (!r->instance || !r->implementation || !r->status || !r->record)
 		return -1;
 	return 0;

@@ -909,3 +909,167 @@ int hg_chart_bars_svg(char **out, size_t *len, const char *title, const char *de
 	}
 	return S_finish(out, len, doc);
 }
+
+/* ---- the trace over time (the machine-speed sentinel) ---- */
+
+typedef struct {
+	double l, r, t, b, xtop, ytop;
+} S_tframe;
+
+static double S_tx(const S_tframe *f, double x)
+{
+	return f->l + x / f->xtop * (f->r - f->l);
+}
+
+static double S_ty(const S_tframe *f, double y)
+{
+	return f->b - (y + f->ytop) / (2 * f->ytop) * (f->b - f->t);
+}
+
+int hg_chart_trace_svg(char **out, size_t *len, const hg_chart_trace *c)
+{
+	const double legend_row = 20, legend_x = 24;
+	xmlDocPtr doc;
+	xmlNodePtr root, g, t, band, leg;
+	S_tframe f;
+	double xmax = 0, ymax = 0, ticks[32], top, legend_y, h;
+	size_t i, k, n, npoints = 0, noutside = 0, entry;
+	char b[32], lab[48];
+
+	*out = NULL;
+	if (len)
+		*len = 0;
+	if (!c || (c->nseries && !c->series) || !(c->band > 0))
+		return hg_error_set("chart: no series or no band given");
+	for (i = 0; i < c->nseries; i++)
+		for (k = 0; k < c->series[i].npoints; k++) {
+			const hg_trace_point *p = &c->series[i].points[k];
+			if (!isfinite(p->x) || p->x < 0 || !isfinite(p->y))
+				return hg_error_set("chart \"%s\": series \"%s\": point %zu: not a finite "
+					"time and deviation", c->title ? c->title : "",
+					c->series[i].label ? c->series[i].label : "", k + 1);
+			xmax = fmax(xmax, p->x);
+			ymax = fmax(ymax, fabs(p->y));
+			npoints++;
+			noutside += p->outside != 0;
+		}
+	if (npoints == 0)
+		return S_empty(out, len, c->title, c->desc);
+	f.l = 70;
+	f.r = S_WIDTH - 28;
+	f.t = 40;
+	f.b = 330;
+	legend_y = f.b + 52;
+	h = legend_y + (double)(c->nseries + 2) * legend_row + 8;
+	root = S_open(&doc, h, c->title, c->desc);
+	t = S_label(root, S_WIDTH / 2, 18, "middle", c->title, 0);
+	S_set(t, "class", "chart-title");
+	S_set(t, "font-size", "14");
+	S_set(t, "fill", S_INK);
+
+	/* y: symmetric around 0, at least twice the band */
+	n = S_linear_ticks(ticks, &top, fmax(ymax * 1.05, 2 * c->band));
+	f.ytop = top;
+	/* the band under the grid, so that the grid stays visible across it */
+	band = S_el(root, "rect");
+	S_set(band, "class", "band");
+	S_setn(band, "x", f.l);
+	S_setn(band, "y", S_ty(&f, c->band));
+	S_setn(band, "width", f.r - f.l);
+	S_setn(band, "height", S_ty(&f, -c->band) - S_ty(&f, c->band));
+	S_set(band, "fill", "#dcebf7");
+	g = S_el(root, "g");
+	S_set(g, "class", "axis");
+	S_set(g, "data-axis", "y");
+	S_set(g, "data-scale", "linear");
+	for (k = 0; k < n; k++) {
+		int sgn;
+		for (sgn = (ticks[k] == 0 ? 1 : -1); sgn <= 1; sgn += 2) {
+			double v = sgn * ticks[k], y = S_ty(&f, v);
+			S_line(g, f.l, y, f.r, y, v == 0 ? S_AXIS : S_GRID);
+			S_line(g, f.l - 4, y, f.l, y, S_AXIS);
+			snprintf(lab, sizeof lab, "%s%s", v > 0 ? "+" : v < 0 ? "-" : "",
+				S_tick(b, fabs(v)));
+			t = S_label(g, f.l - 7, y, "end", lab, 0);
+			S_set(t, "fill", S_INK);
+		}
+	}
+	S_line(g, f.l, f.t, f.l, f.b, S_AXIS);
+	t = S_label(g, 0, 0, "middle", c->y_label, 0);
+	S_setn(t, "x", -(f.t + f.b) / 2);
+	S_set(t, "y", "16");
+	S_set(t, "transform", "rotate(-90)");
+	S_set(t, "fill", S_INK);
+
+	/* x: seconds from 0 */
+	n = S_linear_ticks(ticks, &top, xmax > 0 ? xmax : 1);
+	f.xtop = top;
+	g = S_el(root, "g");
+	S_set(g, "class", "axis");
+	S_set(g, "data-axis", "x");
+	S_set(g, "data-scale", "linear");
+	for (k = 0; k < n; k++) {
+		double x = S_tx(&f, ticks[k]);
+		S_line(g, x, f.b, x, f.b + 4, S_AXIS);
+		t = S_label(g, x, f.b + 16, "middle", S_tick(b, ticks[k]), 0);
+		S_set(t, "fill", S_INK);
+	}
+	S_line(g, f.l, f.b, f.r, f.b, S_AXIS);
+	t = S_label(g, (f.l + f.r) / 2, f.b + 36, "middle", c->x_label, 0);
+	S_set(t, "fill", S_INK);
+
+	for (i = 0; i < c->nseries; i++) {
+		const hg_trace_series *s = &c->series[i];
+		const char *colour = S_colours[i % S_NCOLOURS], *shape = S_shapes[i % S_NSHAPES];
+		g = S_el(root, "g");
+		S_set(g, "class", "series");
+		S_set_text(g, "data-label", s->label);
+		S_textel(g, "title", s->label);
+		for (k = 0; k < s->npoints; k++) {
+			const hg_trace_point *p = &s->points[k];
+			xmlNodePtr m;
+			if (p->outside)
+				m = S_marker(g, shape, S_tx(&f, p->x), S_ty(&f, p->y), "marker reading outside",
+					"#ffffff", "#C00000", 2);
+			else
+				m = S_marker(g, shape, S_tx(&f, p->x), S_ty(&f, p->y), "marker reading", colour,
+					"#ffffff", 0.75);
+			if (p->title)
+				S_textel(m, "title", p->title);
+		}
+	}
+
+	leg = S_el(root, "g");
+	S_set(leg, "class", "legend");
+	for (i = 0, entry = 0; i < c->nseries; i++, entry++) {
+		double y = legend_y + (double)entry * legend_row;
+		g = S_el(leg, "g");
+		S_set(g, "class", "legend-entry");
+		S_marker(g, S_shapes[i % S_NSHAPES], legend_x + 20, y, "legend-marker",
+			S_colours[i % S_NCOLOURS], "#ffffff", 0.75);
+		t = S_label(g, legend_x + 48, y, "start", c->series[i].label, S_LEGEND_CHARS);
+		S_set(t, "fill", S_INK);
+	}
+	g = S_el(leg, "g");
+	S_set(g, "class", "legend-note");
+	{
+		double y = legend_y + (double)entry++ * legend_row;
+		xmlNodePtr r = S_el(g, "rect");
+		S_setn(r, "x", legend_x + 8);
+		S_setn(r, "y", y - 6);
+		S_set(r, "width", "24");
+		S_set(r, "height", "12");
+		S_set(r, "fill", "#dcebf7");
+		snprintf(lab, sizeof lab, "band: within ±%s %% of the median", S_tick(b, c->band));
+		t = S_label(g, legend_x + 48, y, "start", lab, 0);
+		S_set(t, "fill", S_INK);
+	}
+	if (noutside) {
+		double y = legend_y + (double)entry * legend_row;
+		S_marker(g, S_shapes[0], legend_x + 20, y, "legend-marker", "#ffffff", "#C00000", 2);
+		t = S_label(g, legend_x + 48, y, "start",
+			"hollow red marker: a reading outside the band", 0);
+		S_set(t, "fill", S_INK);
+	}
+	return S_finish(out, len, doc);
+}

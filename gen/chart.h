@@ -38,4 +38,27 @@ typedef struct {
 int hg_chart_bars_svg(char **out, size_t *len, const char *title, const char *desc,
 	const char *value_label, const hg_chart_bar *bars, size_t nbars);
 
+/* A trace over time: points on a linear x axis (seconds from 0), y in % around 0 with a shaded
+ * band of ±band; one series per CPU, points outside the band drawn hollow with a heavy outline. */
+typedef struct {
+	double x, y;         /* seconds since the start (>= 0), % from the reference */
+	int outside;         /* |y| > band */
+	const char *title;   /* the point's tooltip */
+} hg_trace_point;
+
+typedef struct {
+	const char *label;   /* "CPU 2" */
+	const hg_trace_point *points;
+	size_t npoints;
+} hg_trace_series;
+
+typedef struct {
+	const char *title, *desc, *x_label, *y_label;
+	double band;         /* > 0 */
+	const hg_trace_series *series;
+	size_t nseries;
+} hg_chart_trace;
+
+int hg_chart_trace_svg(char **out, size_t *len, const hg_chart_trace *c);
+
 #endif

@@ -8,6 +8,7 @@
 #include "chart.h"
 #include "compare.h"
 #include "format.h"
+#include "memory.h"
 
 #define FMT 128
 
@@ -288,8 +289,8 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	static const char *head[] = { "algorithm", "instance", "implementation", "KAT",
 		"cycles/byte at 65536 B", "cycles per call at 32 B", "MB/s at 65536 B",
 		"× SM3 (reference)", "× SHA-256 (reference)", "× SHA-256 (OpenSSL)",
-		"static size (bytes)", "peak RSS", "marks", NULL };
-	static const int num[] = { 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0 };
+		"static size (bytes)", "peak RSS", "stack", "heap peak", "marks", NULL };
+	static const int num[] = { 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0 };
 	static const int yard[3] = { 0, 2, 3 };
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
@@ -395,6 +396,7 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 					hg_printf(a, "%lld", res->static_bytes) : "—", 1);
 				hg_add_cell(a, row, res->peak_rss_kib >= 0 ?
 					hg_fmt_kib(b, sizeof(b), res->peak_rss_kib) : "—", 1);
+				hg_memory_fig_cells(a, row, res);
 			}
 			S_marks(a, hg_add(a, row, HG_CELL), l);
 			if (l->f64k) {

@@ -1,6 +1,7 @@
 /* downloads.c — the figures as files to download: CSV (RFC 4180: a header row, CRLF, fields
  * quoted when they hold a comma, a quote or a line break) and JSON (hashbench.results/1), raw
- * numbers at full precision, each row naming the record it comes from and its SHA-256. */
+ * numbers at full precision, each row naming the record it comes from and its SHA-256; each
+ * system of the JSON names its system.json and sentinel.json (null when not traced). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +15,8 @@
 static const char *const S_columns[] = { "system", "algorithm", "instance", "implementation",
 	"message_bytes", "status", "kat", "mean_cycles", "cycles_per_byte", "mean_ns", "mb_per_s",
 	"calls", "rounds", "median_cycles", "spread_pct", "unstable", "disturbed", "static_bytes",
-	"baseline_rss_kib", "peak_rss_kib", "record", "record_sha256", NULL };
+	"baseline_rss_kib", "peak_rss_kib", "stack_bytes", "heap_peak_bytes", "heap_allocations",
+	"mmap_bytes", "text_bytes", "data_bytes", "record", "record_sha256", NULL };
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as the same double: full precision
  * without the noise digits of a blind %.17g. */
@@ -48,9 +50,9 @@ static void S_csv_field(FILE *f, const char *s)
 /* One row's values as text; NULL where the figure does not exist (CSV: empty, JSON: null).
  * kinds[i]: 's' string, 'n' number, 'b' boolean. */
 typedef struct {
-	char buf[22][64];
-	const char *v[22];
-	char kind[22];
+	char buf[28][64];
+	const char *v[28];
+	char kind[28];
 } S_row;
 
 static void S_row_of(S_row *r, const hg_fig *f)
@@ -82,6 +84,12 @@ static void S_row_of(S_row *r, const hg_fig *f)
 	NUM(f->static_bytes >= 0, "%lld", f->static_bytes);
 	NUM(f->baseline_rss_kib >= 0, "%lld", f->baseline_rss_kib);
 	NUM(f->peak_rss_kib >= 0, "%lld", f->peak_rss_kib);
+	NUM(f->stack_bytes >= 0, "%lld", f->stack_bytes);
+	NUM(f->heap_peak_bytes >= 0, "%lld", f->heap_peak_bytes);
+	NUM(f->heap_allocations >= 0, "%lld", f->heap_allocations);
+	NUM(f->mmap_bytes >= 0, "%lld", f->mmap_bytes);
+	NUM(f->text_bytes >= 0, "%lld", f->text_bytes);
+	NUM(f->data_bytes >= 0, "%lld", f->data_bytes);
 	STR(f->record);
 	STR(f->record_sha256[0] ? f->record_sha256 : NULL);
 #undef STR
@@ -207,6 +215,16 @@ int hg_results_json(char **out, size_t *len, const hg_system *const *systems, si
 		S_json_str(f, path);
 		free(path);
 		fprintf(f, ", \"system_json_sha256\": \"%s\"", s->system_sha256);
+		/* the machine-speed readings (null: not traced, evidence of an earlier hashbench) */
+		if (s->sentinel && s->sentinel->traced) {
+			path = hg_xprintf("data/%s/sentinel.json", s->name);
+			fputs(", \"sentinel_json\": ", f);
+			S_json_str(f, path);
+			free(path);
+			fprintf(f, ", \"sentinel_json_sha256\": \"%s\"", s->sentinel->file.sha256);
+		} else {
+			fputs(", \"sentinel_json\": null, \"sentinel_json_sha256\": null", f);
+		}
 		if (describe)
 			fprintf(f, ",\n   \"description\": %s", desc ? desc : "null");
 		fputc('}', f);

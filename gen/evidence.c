@@ -601,7 +601,8 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 		S_push(&s->warnings, &n, hg_xstrdup("Measured with --no-sandbox: submission code ran "
 			"with hashbench's own rights, without namespaces, system-call filter or limits."));
 	}
-	if (S_load_sums(s) != 0 || hg_import_load(s, json_object_get(j, "measured_by"), path) != 0)
+	if (S_load_sums(s) != 0 || hg_import_load(s, json_object_get(j, "measured_by"), path) != 0 ||
+		hg_sentinel_load(s, json_object_get(campaign, "sentinel"), path) != 0)
 		goto out;
 	/* the algorithms with evidence here: folders of records/ and kat/ */
 	sub = hg_xprintf("%s/records", s->dir);
@@ -648,6 +649,7 @@ static void S_system_clear(hg_system *s)
 	free(s->schedule);
 	S_strv_free(s->algorithms);
 	hg_import_free(s->imported);
+	hg_sentinel_free(s->sentinel);
 	for (i = 0; i < s->nsums; i++) {
 		free(s->sums[i].path);
 	}
@@ -866,7 +868,7 @@ static int S_record(hg_record *r, const S_ctx *c, json_t *j, const hg_system *s,
 	if (S_int(&r->static_bytes, c, res, "resources.", "static_bytes", 0) ||
 		S_int(&r->baseline_rss_kib, c, res, "resources.", "baseline_rss_kib", 0) ||
 		S_int(&r->peak_rss_kib, c, res, "resources.", "peak_rss_kib", 0) ||
-		hg_import_record(r, j, c->file) != 0)
+		hg_memory_read(r, res, j, c->file) != 0 || hg_import_record(r, j, c->file) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -907,6 +909,7 @@ static void S_record_clear(hg_record *r)
 	free(r->trials);
 	free(r->samples);
 	free(r->original);
+	hg_memory_clear(r);
 }
 
 void hg_sysalg_clear(hg_sysalg *sa)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "memory.h"
 #include "pages.h"
 
 const unsigned long long hg_sizes[HG_NSIZES] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
@@ -108,6 +109,7 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 		f->static_bytes = r->static_bytes;
 		f->baseline_rss_kib = r->baseline_rss_kib;
 		f->peak_rss_kib = r->peak_rss_kib;
+		hg_memory_to_fig(f, r);
 	}
 	free(recs);
 	*out = figs;

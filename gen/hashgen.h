@@ -32,6 +32,21 @@ typedef struct {
 	unsigned long long iterations, cycles, ns;
 } hg_trial;
 
+/* The exact memory figures of one call, from a record's "resources"; -1: not recorded
+ * (evidence of an earlier hashbench, or the measurement failed: detail says why). */
+typedef struct {
+	long long stack_bytes, heap_peak_bytes, heap_allocations, mmap_bytes, text_bytes,
+		data_bytes;
+	char *detail;          /* resources.memory_detail, NULL when absent */
+} hg_memory;
+
+/* A record's "sentinel": the machine-speed workload timed before and after it. */
+typedef struct {
+	int present;           /* 0: the record has none (earlier evidence) */
+	long long before, after; /* cycles */
+	double reference, deviation_pct, limit_pct;
+} hg_rec_sentinel;
+
 typedef struct {
 	char *file;            /* relative to the system folder */
 	char *instance, *implementation, *operation, *status, *detail, *kat, *flags;
@@ -40,6 +55,8 @@ typedef struct {
 	hg_trial *trials;
 	size_t ntrials;
 	long long static_bytes, baseline_rss_kib, peak_rss_kib; /* -1: not recorded */
+	hg_memory memory;      /* the exact figures of one call (memory.c) */
+	hg_rec_sentinel sentinel; /* the machine's speed around the record (memory.c) */
 	unsigned long long *samples; /* single-call cycles, NULL when the record has none */
 	size_t nsamples;
 	int disturbed;         /* a round was far from the others even after the retries */
@@ -101,6 +118,7 @@ typedef struct {
 	size_t nsums;
 	char **algorithms;     /* ids with evidence on this system, sorted, NULL-terminated */
 	char system_sha256[65];
+	struct hg_sentinel *sentinel; /* sentinel.json and campaign.sentinel; NULL: not traced */
 	struct hg_import *imported; /* measured by another tool and imported; NULL: by hashbench */
 } hg_system;
 
@@ -129,6 +147,39 @@ int hg_import_kat(hg_kat *k, json_t *kat, const char *file);
 /* The folders of an algorithm's evidence on s, each followed by /<id>/: "kat", "records" and,
  * on an imported system, HG_ORIGINALS; returns how many (2 or 3). */
 size_t hg_evidence_kinds(const hg_system *s, const char *out[3]);
+
+/* ---- exact memory and the machine's speed (memory.c, sentinel.c) ---- */
+
+/* The optional memory fields of a record's "resources" object res and its "sentinel" object
+ * (record j) into r; file names the record in messages. */
+int hg_memory_read(hg_record *r, json_t *res, json_t *j, const char *file);
+void hg_memory_clear(hg_record *r);
+
+/* One reading of the sentinel workload (sentinel.json's readings[]). */
+typedef struct {
+	char *time, *record, *when; /* record NULL: a calibration reading */
+	double t_s;
+	long long cpu, attempt, cycles, ns;
+} hg_reading;
+
+typedef struct hg_sentinel {
+	int traced;            /* sentinel.json is there */
+	char *workload;
+	double limit_pct;
+	hg_reading *readings;
+	size_t nreadings;
+	hg_evfile file;        /* sentinel.json, checked against SHA256SUMS (file NULL: absent) */
+	/* system.json's campaign.sentinel; -1: not recorded */
+	long long readings_count, disturbed_records, remeasured_records;
+} hg_sentinel;
+
+/* Read s->dir/sentinel.json when present and system.json's campaign.sentinel (may be NULL)
+ * into s->sentinel (left NULL when neither is there); sysfile names system.json in messages.
+ * Call after SHA256SUMS is loaded. */
+int hg_sentinel_load(hg_system *s, json_t *campaign_sentinel, const char *sysfile);
+/* Parse a sentinel.json text; file names it in messages. The fuzz harness calls it directly. */
+int hg_sentinel_parse(hg_sentinel *out, const char *text, size_t len, const char *file);
+void hg_sentinel_free(hg_sentinel *t);
 
 /* The paragraph on what protected the machine, from system.json's "sandbox" (may be NULL:
  * evidence of an earlier version); *off as hg_system's sandbox_off (protection.c). */
@@ -205,6 +256,8 @@ typedef struct {
 	double median_cycles, spread_pct; /* < 0: no single-call samples */
 	int unstable, disturbed;
 	long long static_bytes, baseline_rss_kib, peak_rss_kib; /* -1: not recorded */
+	long long stack_bytes, heap_peak_bytes, heap_allocations, mmap_bytes, text_bytes,
+		data_bytes;          /* -1: not recorded */
 } hg_fig;
 
 /* The rows of an algorithm's records on a system, in the order of its page. */

@@ -8,6 +8,7 @@
 
 #include "compare.h"
 #include "format.h"
+#include "memory.h"
 
 #define FMT 128
 
@@ -508,16 +509,14 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 static void S_resource_section(hg_arena *a, hg_node *body, hg_record **recs, size_t n)
 {
 	static const char *head[] = { "instance", "operation", "static: ELF image (bytes)",
-		"baseline RSS", "peak RSS", NULL };
-	static const int num[] = { 0, 0, 1, 1, 1 };
+		"baseline RSS", "peak RSS", "stack", "heap peak", "allocations", NULL };
+	static const int num[] = { 0, 0, 1, 1, 1, 1, 1, 1 };
 	hg_node *t, *p;
 	size_t i;
 
 	hg_add_heading(a, body, 2, "5. Resource consumption");
 	p = hg_add(a, body, HG_PARA);
-	hg_add_text(a, p, "Static memory is approximated by the library's loadable ELF segments; "
-		"peak memory is the process high-water mark (VmHWM) including the benchmark driver and "
-		"libc, so both are upper-bound proxies rather than isolated algorithm memory.");
+	hg_memory_para(a, p);
 	if (!n)
 		return;
 	t = S_table(a, body, head, num);
@@ -532,6 +531,7 @@ static void S_resource_section(hg_arena *a, hg_node *body, hg_record **recs, siz
 			hg_fmt_kib(b, sizeof(b), r->baseline_rss_kib) : "—", 1);
 		hg_add_cell(a, row, r->peak_rss_kib >= 0 ? hg_fmt_kib(b, sizeof(b), r->peak_rss_kib) :
 			"—", 1);
+		hg_memory_cells(a, row, &r->memory);
 	}
 }
 
@@ -958,6 +958,8 @@ hg_page *hg_page_method(const hg_data *d, const hg_system *s, const hg_texts *tx
 		hg_imported_method(a, p->body, s);
 	else
 		hg_prose(a, p->body, tx->method, S_method_lookup, &ctx);
+	if (!s->imported)
+		hg_sentinel_method(a, p->body, s);
 	if (s->warnings[0]) {
 		hg_add_heading(a, p->body, 2, "What may disturb the figures");
 		for (w = 0; s->warnings[w]; w++)

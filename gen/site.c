@@ -21,6 +21,7 @@
 #include "cache.h"
 #include "compare.h"
 #include "downloads.h"
+#include "memory.h"
 #include "pages.h"
 #include "sitewide.h"
 
@@ -936,6 +937,8 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 			if (r2 != 0)
 				goto out;
 		}
+		if (hg_site_sentinel(tmp, s) != 0)
+			goto out;
 		S_push(&pages, &npages, hg_xprintf("%s/index.html", s->name));
 		S_push(&pages, &npages, hg_xprintf("%s/method.html", s->name));
 		S_push(&pages, &npages, hg_xprintf("%s/compare.html", s->name));

@@ -1,14 +1,17 @@
 /* fuzz_evidence.c — libFuzzer target: hashgen's evidence reader (hg_data_load, hg_sysalg_load
  * and the figures of the records) on a minimal data/ tree whose system.json, timing record, KAT
- * summary or catalog entry is the input; the first byte chooses the file, the rest its content. */
+ * summary, catalog entry or sentinel.json is the input; the first byte chooses the file, the
+ * rest its content. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hashgen.h"
+#include "memory.h"
 #include "fuzzutil.h"
 
-/* the files of the tree; the first four can be replaced by an input */
-enum { EV_SYSTEM, EV_RECORD, EV_KAT, EV_ENTRY, EV_SUMS, EV_NFILES };
+/* the files of the tree; the first five can be replaced by an input */
+enum { EV_SYSTEM, EV_RECORD, EV_KAT, EV_ENTRY, EV_SENTINEL, EV_SUMS, EV_NFILES };
+#define EV_INPUTS 5
 
 static const struct {
 	const char *rel, *text;
@@ -23,7 +26,9 @@ static const struct {
 		" \"subtracted\": true}, \"virtual_machine\": false, \"warnings\": [\"w\"],\n"
 		" \"campaign\": {\"start\": \"2026-09-25T10:02:21Z\", \"end\": \"2026-09-28T10:51:21Z\",\n"
 		" \"profile\": \"guide\", \"hashbench\": \"0.1.0\", \"rounds\": 5, \"round_ms\": 600,\n"
-		" \"max_calls\": 20000, \"spread_limit_pct\": 5}}\n" },
+		" \"max_calls\": 20000, \"spread_limit_pct\": 5, \"sentinel\": {\"limit_pct\": 3.0,\n"
+		" \"workload\": \"w\", \"readings\": 3, \"disturbed_records\": 0, \"remeasured_records\": 1,\n"
+		" \"median_cycles\": {\"2\": 4012000}}}}\n" },
 	[EV_RECORD] = { "data/x86_1/records/hash-15/litchi_256__hash_32.json",
 		"{\"schema\": \"hashbench.record/1\", \"system\": \"x86_1\", \"algorithm\": \"hash-15\",\n"
 		" \"instance\": \"litchi_256\", \"implementation\": \"reference\", \"operation\": \"hash_32\",\n"
@@ -32,7 +37,11 @@ static const struct {
 		" \"trials\": [{\"iterations\": 20000, \"cycles\": 24400000, \"ns\": 11619047},\n"
 		"  {\"iterations\": 20000, \"cycles\": 24424399, \"ns\": 11630666}],\n"
 		" \"samples\": [1220, 1226, 1225, 1224, 1223], \"disturbed\": false, \"retries\": [],\n"
-		" \"resources\": {\"static_bytes\": 4096, \"baseline_rss_kib\": 1024, \"peak_rss_kib\": null}}\n" },
+		" \"resources\": {\"static_bytes\": 4096, \"baseline_rss_kib\": 1024, \"peak_rss_kib\": null,\n"
+		"  \"stack_bytes\": 10016, \"heap_peak_bytes\": 0, \"heap_allocations\": 0, \"mmap_bytes\": null,\n"
+		"  \"text_bytes\": 3072, \"data_bytes\": 1024},\n"
+		" \"sentinel\": {\"before\": 4010000, \"after\": 4020000, \"reference\": 4012000.5,\n"
+		"  \"deviation_pct\": 0.2, \"limit_pct\": 3}}\n" },
 	[EV_KAT] = { "data/x86_1/kat/hash-15/litchi_256.json",
 		"{\"schema\": \"hashbench.kat/1\", \"instance\": \"litchi_256\",\n"
 		" \"implementation\": \"reference\", \"build_flags\": \"guide\", \"result\": \"PASS\",\n"
@@ -42,6 +51,13 @@ static const struct {
 		" \"parameter_sets\": [\"litchi_512\", \"litchi_256\"],\n"
 		" \"links\": {\"security_evaluation\": {\"label\": \"report\", \"href\": \"docs/r.pdf\"},\n"
 		" \"submission\": {\"label\": \"page\", \"href\": \"https://example.org/hash-15\"}}}\n" },
+	[EV_SENTINEL] = { "data/x86_1/sentinel.json",
+		"{\"schema\": \"hashbench.sentinel/1\", \"workload\": \"w\", \"limit_pct\": 3.0,\n"
+		" \"readings\": [{\"time\": \"2026-12-01T07:00:01Z\", \"t_s\": 0.0, \"cpu\": 2, \"record\": null,\n"
+		"  \"when\": \"calibration\", \"attempt\": 0, \"cycles\": 4012345, \"ns\": 1337000},\n"
+		" {\"time\": \"2026-12-01T07:00:03Z\", \"t_s\": 2.5, \"cpu\": 2,\n"
+		"  \"record\": \"records/hash-15/litchi_256__hash_32.json\", \"when\": \"before\", \"attempt\": 1,\n"
+		"  \"cycles\": 4410000, \"ns\": 1436000}]}\n" },
 	/* listed files with and without a match, and one listed but missing */
 	[EV_SUMS] = { "data/x86_1/SHA256SUMS",
 		"0000000000000000000000000000000000000000000000000000000000000000  kat/hash-15/kat.sha256\n"
@@ -86,6 +102,12 @@ static void S_load(void)
 	for (i = 0; i < d->nsystems; i++) {
 		const hg_system *s = &d->systems[i];
 		hg_system_sum(s, "system.json");
+		if (s->sentinel && s->sentinel->traced) {
+			char *svg;
+			size_t len;
+			if (hg_sentinel_svg(&svg, &len, s) == 0)
+				free(svg);
+		}
 		for (k = 0; s->algorithms[k]; k++) {
 			hg_sysalg sa;
 			hg_fig *figs;
@@ -109,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	S_make();
 	if (size < 1)
 		return 0;
-	which = data[0] % 4; /* EV_SYSTEM, EV_RECORD, EV_KAT or EV_ENTRY */
+	which = data[0] % EV_INPUTS; /* EV_SYSTEM, EV_RECORD, EV_KAT, EV_ENTRY or EV_SENTINEL */
 	if (last >= 0 && last != which)
 		S_restore(last);
 	S_set(which, data + 1, size - 1);

@@ -177,19 +177,44 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 		char *csv_path = hb_path_join(site, "results.csv"), *csv = S_read(csv_path), **fields;
 		const char *p = csv;
 		size_t ncol = S_csv_record(&fields, &p), rows = 0, k;
-		cr_expect_eq(ncol, 22);
+		static const char *const mem[] = { "stack_bytes", "heap_peak_bytes", "heap_allocations",
+			"mmap_bytes", "text_bytes", "data_bytes" };
+		int seen_x86 = 0, seen_arm = 0;
+		cr_expect_eq(ncol, 28);
 		cr_expect_str_eq(fields[0], "system");
-		cr_expect_str_eq(fields[21], "record_sha256");
+		cr_expect_str_eq(fields[19], "peak_rss_kib");
+		/* the exact memory figures follow the resource columns, before the record */
+		for (k = 0; k < 6; k++)
+			cr_expect_str_eq(fields[20 + k], mem[k]);
+		cr_expect_str_eq(fields[26], "record");
+		cr_expect_str_eq(fields[27], "record_sha256");
 		for (k = 0; k < ncol; k++)
 			free(fields[k]);
 		free(fields);
 		while (*p) {
-			cr_expect_eq(S_csv_record(&fields, &p), 22, "row %zu", rows);
-			for (k = 0; k < 22; k++)
+			cr_expect_eq(S_csv_record(&fields, &p), 28, "row %zu", rows);
+			if (strcmp(fields[26], "data/x86_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
+				/* x86_1 is evidence of the current hashbench: the record's own figures */
+				cr_expect_str_eq(fields[20], "12352");
+				cr_expect_str_eq(fields[21], "4096");
+				cr_expect_str_eq(fields[22], "2");
+				cr_expect_str_eq(fields[23], "0");
+				cr_expect_str_eq(fields[24], "12552");
+				cr_expect_str_eq(fields[25], "4096");
+				seen_x86 = 1;
+			}
+			if (strcmp(fields[26], "data/arm_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
+				/* arm_1 is evidence of an earlier version: not recorded is empty */
+				for (k = 20; k < 26; k++)
+					cr_expect_str_eq(fields[k], "", "arm_1 column %s", mem[k - 20]);
+				seen_arm = 1;
+			}
+			for (k = 0; k < 28; k++)
 				free(fields[k]);
 			free(fields);
 			rows++;
 		}
+		cr_expect(seen_x86 && seen_arm, "the litchi_512 rows of x86_1 and arm_1 are in results.csv");
 		cr_expect_eq(rows, nfigs);
 		free(csv);
 		free(csv_path);
@@ -215,6 +240,8 @@ Test(compare, csv_quotes_what_needs_quoting)
 	f.record = "data/x86_1/records/hash-99/x.json";
 	f.message_bytes = 32;
 	f.static_bytes = f.baseline_rss_kib = f.peak_rss_kib = -1;
+	f.stack_bytes = f.heap_peak_bytes = f.heap_allocations = -1;
+	f.mmap_bytes = f.text_bytes = f.data_bytes = -1;
 	f.median_cycles = f.spread_pct = -1;
 	cr_assert_eq(hg_results_csv(&out, &len, rows, 1), 0);
 	p = out;
@@ -223,7 +250,7 @@ Test(compare, csv_quotes_what_needs_quoting)
 		free(fields[k]);
 	free(fields);
 	n = S_csv_record(&fields, &p);
-	cr_assert_eq(n, 22);
+	cr_assert_eq(n, 28);
 	cr_expect_str_eq(fields[2], "a,b \"c\"\nd");
 	cr_expect_str_eq(fields[5], "crash");
 	cr_expect_str_eq(fields[7], "", "no figure of a crashed record");

@@ -1,4 +1,4 @@
-/* test_memory.c — the exact memory of a call: fixtures of known use (a 10 000-byte stack array
+/* test_callmem.c — the exact memory of a call: fixtures of known use (a 10 000-byte stack array
  * and one malloc of 12 345 bytes; nothing at all; a 65 536-byte mmap of its own) measured in every
  * record, at every message size of the guide, under the reference and the optimised build
  * profile (the fixture's Reference_Implementation copied as an Optimized_Implementation); the
