@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run.h"
@@ -28,10 +29,14 @@ char *hb_cpulock_path(int cpu)
 int hb_cpulock_take(int *out_fd, int cpu, int wait, const char *who, FILE *msg)
 {
 	char *path = hb_cpulock_path(cpu), holder[256] = "";
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666), writable = fd >= 0;
 	ssize_t n;
 
 	*out_fd = -1;
+	if (fd >= 0)
+		(void)fchmod(fd, 0666); /* every user's campaigns share it (works for its owner only) */
+	else if (errno == EACCES) /* another user's: a lock needs no write access, the note does */
+		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int rc = hb_error_set("%s: cannot open the lock of CPU %d: %s", path, cpu, strerror(errno));
 		free(path);
@@ -66,7 +71,7 @@ int hb_cpulock_take(int *out_fd, int cpu, int wait, const char *who, FILE *msg)
 			}
 	}
 	/* who holds it, for the next one to say */
-	if (ftruncate(fd, 0) == 0) {
+	if (writable && ftruncate(fd, 0) == 0) {
 		char line[320];
 		int len = snprintf(line, sizeof(line), "pid %ld, %s\n", (long)getpid(), who);
 		if (pwrite(fd, line, (size_t)len, 0) < 0)
