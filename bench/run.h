@@ -98,7 +98,7 @@ double hb_sentinel_limit(const hb_sentinel *s);
 /* The median of the readings on cpu so far; < 0 when there are none. */
 double hb_sentinel_reference(const hb_sentinel *s, int cpu);
 /* Time the sentinel a few times on cpu, without a library, and keep the readings. */
-int hb_sentinel_calibrate(hb_sentinel *s, const hb_run *r, int cpu);
+int hb_sentinel_calibrate(hb_sentinel *s, hb_run *r, int cpu);
 /* One reading as sentinel.json has it (record: relative to the system folder, or NULL). */
 json_t *hb_sentinel_reading_json(const hb_run *r, int cpu, const char *when, const char *record,
 	int attempt, unsigned long long cycles, unsigned long long ns);
@@ -109,6 +109,11 @@ void hb_sentinel_count(hb_sentinel *s, int disturbed, int remeasured);
  * (-1 without a reference). */
 int hb_sentinel_judge(char *why, size_t n, double *out_dev, double reference,
 	unsigned long long before, unsigned long long after, double limit_pct);
+/* The median distance of cpu's readings from their median, in % of it: the machine's own noise
+ * at the sentinel's scale; < 0 without readings. */
+double hb_sentinel_noise(const hb_sentinel *s, int cpu);
+/* A warning when that noise is more than half the limit: records were flagged by the host. */
+void hb_sentinel_warn(const hb_sentinel *s, hb_run *r);
 json_t *hb_sentinel_summary(const hb_sentinel *s);
 int hb_sentinel_write(const hb_sentinel *s, const char *sysdir);
 

@@ -419,6 +419,7 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 	slots[1] = (unsigned)r->ncpus;
 	rc = hb_pool_run(tasks, ntasks, slots, 2, &fns, &c);
 	free(tasks);
+	hb_sentinel_warn(r->sentinel, r);
 	if (!c.t_prepared)
 		c.t_prepared = hb_now_ns();
 	json_decref(r->durations);

@@ -3,6 +3,7 @@
  * judged against the campaign's median on that CPU; a record whose sentinel is off by more than
  * the limit is measured again. The whole trace is written to sentinel.json. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,7 +124,7 @@ void hb_sentinel_count(hb_sentinel *s, int disturbed, int remeasured)
 	s->remeasured += remeasured != 0;
 }
 
-int hb_sentinel_calibrate(hb_sentinel *s, const hb_run *r, int cpu)
+int hb_sentinel_calibrate(hb_sentinel *s, hb_run *r, int cpu)
 {
 	char cpu_s[16], runs_s[16], *out = NULL;
 	const char *argv[] = { r->o->measure_exe, "--mode", "sentinel", "--sentinel-runs", runs_s,
@@ -173,19 +174,49 @@ int hb_sentinel_judge(char *why, size_t n, double *out_dev, double reference,
 	return 1;
 }
 
+double hb_sentinel_noise(const hb_sentinel *s, int cpu)
+{
+	double ref = hb_sentinel_reference(s, cpu), *d, m;
+	size_t i, k, n;
+	for (i = 0; i < s->ncpus && s->cpus[i].cpu != cpu; i++)
+		;
+	if (ref <= 0 || i == s->ncpus || !(n = s->cpus[i].n) || !(d = malloc(n * sizeof(*d))))
+		return -1;
+	for (k = 0; k < n; k++)
+		d[k] = fabs(s->cpus[i].v[k] - ref) / ref * 100;
+	qsort(d, n, sizeof(*d), S_cmp_double);
+	m = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+	free(d);
+	return m;
+}
+
+void hb_sentinel_warn(const hb_sentinel *s, hb_run *r)
+{
+	size_t i;
+	for (i = 0; i < s->ncpus; i++) {
+		double noise = hb_sentinel_noise(s, s->cpus[i].cpu);
+		if (noise > s->limit_pct / 2)
+			hb_run_note(r, "warning: the sentinel's readings on CPU %d lay a median %.1f %% from "
+				"their median, against a --sentinel-limit of %.1f %%: this machine's speed changes "
+				"by itself (a shared or virtual host?), so many records were measured again or "
+				"marked disturbed", s->cpus[i].cpu, noise, s->limit_pct);
+	}
+}
+
 json_t *hb_sentinel_summary(const hb_sentinel *s)
 {
-	json_t *med = json_object();
+	json_t *med = json_object(), *rest = json_object();
 	size_t i;
 	for (i = 0; i < s->ncpus; i++) {
 		char key[16];
 		snprintf(key, sizeof(key), "%d", s->cpus[i].cpu);
 		json_object_set_new(med, key, json_real(hb_sentinel_reference(s, s->cpus[i].cpu)));
+		json_object_set_new(rest, key, json_real(hb_sentinel_noise(s, s->cpus[i].cpu)));
 	}
-	return json_pack("{s:f, s:s, s:I, s:I, s:I, s:o}", "limit_pct", s->limit_pct, "workload",
+	return json_pack("{s:f, s:s, s:I, s:I, s:I, s:o, s:o}", "limit_pct", s->limit_pct, "workload",
 		HB_SENTINEL_WORKLOAD, "readings", (json_int_t)json_array_size(s->readings),
 		"disturbed_records", (json_int_t)s->disturbed, "remeasured_records",
-		(json_int_t)s->remeasured, "median_cycles", med);
+		(json_int_t)s->remeasured, "median_cycles", med, "median_deviation_pct", rest);
 }
 
 int hb_sentinel_write(const hb_sentinel *s, const char *sysdir)
