@@ -15,7 +15,8 @@
 # OpenSSL's assembly and is expected to be far from 1.
 #
 # Output: one line per instance and size with both figures and ratio = hashbench / openssl
-# (1.000 = perfect agreement, above 1 = hashbench slower), then the largest |ratio - 1| in
+# (1.000 = perfect agreement, above 1 = hashbench slower; "disturbed" when the campaign marked
+# the record so: its rounds or its sentinel said the machine moved), then the largest |ratio - 1| in
 # percent. `-elapsed` divides by wall-clock time, as hashbench's counters run in wall time;
 # OpenSSL's default divisor, user CPU time, leaves out the time the process waited for its CPU
 # or spent in the kernel, which flatters OpenSSL on a busy machine.
@@ -122,7 +123,8 @@ for md, inst in pairs:
         bps = speed(os.path.join(tmp, f"speed-{md}-{n}.txt"))
         ossl = (hz if hz else 1e9) / bps
         ratio = hb / ossl
-        print(f"{inst:<10} {n:>6} {hb:>22.3f} {ossl:>26.3f} {ratio:>7.3f}")
+        flag = " disturbed" if r.get("disturbed") else ""
+        print(f"{inst:<10} {n:>6} {hb:>22.3f} {ossl:>26.3f} {ratio:>7.3f}{flag}")
         if worst is None or abs(ratio - 1) > worst[0]:
             worst = (abs(ratio - 1), inst, n)
 print()
