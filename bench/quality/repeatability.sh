@@ -104,12 +104,15 @@ print(f"{'instance':<10} {'implementation':<15} {'bytes':>6} {'rA':>10} {'rB':>1
 for k in worst[:5]:
     print(f"{k[0]:<10} {k[1]:<15} {k[2]:>6} {a[k]:>10.3f} {b[k]:>10.3f} {100 * diff[k]:>9.2f} %{'  flagged in ' + ','.join(sorted(flags[k])) if k in flags else ''}")
 clean = [k for k in common if k not in flags]
+print()
+print(f"points flagged in either campaign: {len(common) - len(clean)}", end="")
 if clean:
     worst_clean = max(clean, key=lambda k: diff[k])
-    print()
-    print(f"points flagged in either campaign: {len(common) - len(clean)}; over the {len(clean)} "
-          f"others: median {100 * statistics.median(diff[k] for k in clean):.2f} %, largest "
+    print(f"; over the {len(clean)} others: median "
+          f"{100 * statistics.median(diff[k] for k in clean):.2f} %, largest "
           f"{100 * diff[worst_clean]:.2f} % ({worst_clean[0]} {worst_clean[1]} {worst_clean[2]} B)")
+else:
+    print(" (all of them)")
 PY
 echo
 quality_disturbance
