@@ -406,8 +406,9 @@ void hg_sentinel_method(hg_arena *a, hg_node *body, const hg_system *s)
 	} else {
 		size_t outside = S_outside(t);
 		p = hg_add(a, body, HG_PARA);
-		hg_add_text(a, p, "Between records, the measuring driver times a fixed sentinel "
-			"workload on the timing CPU, once before and once after each record: ");
+		hg_add_text(a, p, "The campaign times a fixed sentinel workload on each timing CPU "
+			"when the timing starts, and the measuring driver times it again in every record, "
+			"after the warm-up and after the last call: ");
 		hg_add_text(a, p, t->workload ? t->workload : "workload not described");
 		hg_add_textf(a, p, ". A record is measured again (at most twice) when the workload's "
 			"cycles before or after it lie more than %g %% from the campaign's running median "
