@@ -2,7 +2,6 @@
  * broken packages (crash, hang, overflow, wrong KAT, no build), a guide run, kill -9 and resume,
  * and bad arguments that must leave the evidence on disk untouched. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -227,20 +226,6 @@ Test(campaign, guide_profile_rounds, .timeout = 300)
 	free(data);
 }
 
-static size_t S_count_records(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	size_t n = 0;
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) != NULL)
-		if (strstr(de->d_name, "__hash_") && !strstr(de->d_name, ".tmp."))
-			n++;
-	closedir(d);
-	return n;
-}
-
 static char *S_slurp(const char *dir, const char *name)
 {
 	char *path = hb_path_join(dir, name);
@@ -273,7 +258,7 @@ Test(campaign, killed_and_resumed_measures_nothing_twice, .timeout = 300)
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
-	for (waited = 0; S_count_records(recdir) < 2 && waited < 3000; waited++)
+	for (waited = 0; hbt_count_records(recdir) < 2 && waited < 3000; waited++)
 		usleep(10000);
 	cr_assert_lt(waited, 3000, "the campaign wrote no records");
 	kill(pid, SIGKILL);

@@ -8,7 +8,6 @@
  * when it is more than 5 % from both calm campaigns around it and its record ran while the hog
  * did; and every record whose last attempt ran wholly inside the hog's time must be marked. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -76,19 +75,6 @@ static char *S_slurp(const char *path)
 	s = hb_sprintf("%.*s", (int)b.len, (const char *)b.data);
 	hb_buf_free(&b);
 	return s;
-}
-
-static size_t S_count_files(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	size_t n = 0;
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) != NULL)
-		n += de->d_name[0] != '.' && strstr(de->d_name, ".json") && !strstr(de->d_name, ".tmp.");
-	closedir(d);
-	return n;
 }
 
 static void S_sleep_ms(long ms)
@@ -182,9 +168,9 @@ Test(watch, a_hog_on_the_timing_cpu_is_measured_again_or_marked, .timeout = 900)
 			"--cpu", cpu, "--sets", "2_23", "--data", hogged, NULL };
 		run = S_spawn(args, errp);
 		/* the hog starts once a few records are done, and stops while most are still to come */
-		for (n = 0; n < 2400 && S_count_files(recdir) < 3; n++)
+		for (n = 0; n < 2400 && hbt_count_records(recdir) < 3; n++)
 			S_sleep_ms(50);
-		cr_assert_geq(S_count_files(recdir), 3, "the campaign did not get to its records");
+		cr_assert_geq(hbt_count_records(recdir), 3, "the campaign did not get to its records");
 		hog_start = time(NULL);
 		hog = S_hog(c);
 		S_sleep_ms(6000);

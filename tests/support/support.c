@@ -1,5 +1,6 @@
 /* support.c — shared test helpers (see support.h). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,4 +156,18 @@ json_t *hbt_json_load(const char *dir, const char *rel)
 	cr_assert_not_null(j, "%s: %s", path, err.text);
 	free(path);
 	return j;
+}
+
+size_t hbt_count_records(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		if (strstr(de->d_name, "__hash_") && !strstr(de->d_name, ".tmp."))
+			n++;
+	closedir(d);
+	return n;
 }

@@ -34,6 +34,9 @@ int hbt_cli(char **out, char **err, const char *stdin_data, const char *const ar
 char *hbt_tmpdir(const char *name);
 void hbt_write(const char *path, const void *data, size_t len);
 
+/* Finished records (…__hash_<n>.json, no temporary file) in the folder dir; 0 when it is absent. */
+size_t hbt_count_records(const char *dir);
+
 /* dir/rel parsed as JSON; asserts that it parses. The caller decrefs. */
 struct json_t *hbt_json_load(const char *dir, const char *rel);
 
