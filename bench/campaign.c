@@ -26,10 +26,12 @@
 
 static const unsigned long long S_guide_sizes[] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
 
-/* guide: the ICCS guide's rounds; quick: the same shape in short rounds (README: cost) */
+/* Passes over every library, each timing every size in blocks of about 1 ms (docs: method):
+ * guide, 5 passes of 120 blocks (600 ms a size, the guide's round, in each pass); quick, 3 of
+ * 24. Single-call samples per size and pass: 101 in all, as before. */
 static const hb_run_profile S_profiles[] = {
-	{ "guide", 5, 600, 200, 20000, 120 },
-	{ "quick", 5, 100, 50, 20000, 30 },
+	{ "guide", 5, 120, 21, 1000, 50, 20000, 120 },
+	{ "quick", 3, 24, 34, 1000, 10, 20000, 30 },
 };
 
 
@@ -221,14 +223,20 @@ static json_t *S_system_json(const hb_run *r, const char *end)
 	json_object_set_new(campaign, "end", end ? json_string(end) : json_null());
 	json_object_set_new(campaign, "profile", json_string(r->prof->name));
 	json_object_set_new(campaign, "hashbench", json_string(version));
-	json_object_set_new(campaign, "rounds", json_integer(r->prof->rounds));
-	json_object_set_new(campaign, "round_ms", json_integer(r->prof->round_ms));
+	json_object_set_new(campaign, "estimator", json_string(HB_HEADLINE_ESTIMATOR));
+	json_object_set_new(campaign, "passes", json_integer(r->prof->passes));
+	json_object_set_new(campaign, "rounds", json_integer(r->prof->blocks));
+	json_object_set_new(campaign, "round_ms", json_integer(r->prof->block_us / 1000));
+	json_object_set_new(campaign, "block_us", json_integer(r->prof->block_us));
 	json_object_set_new(campaign, "warmup_ms", json_integer(r->prof->warmup_ms));
 	json_object_set_new(campaign, "max_calls", json_integer(r->prof->max_calls));
 	json_object_set_new(campaign, "message_sizes", sizes);
-	json_object_set_new(campaign, "samples_per_record", json_integer(101));
+	json_object_set_new(campaign, "samples_per_record",
+		json_integer(r->prof->samples * r->prof->passes));
 	json_object_set_new(campaign, "spread_limit_pct", json_real(r->spread_limit));
-	json_object_set_new(campaign, "disturbance_pct", json_real(DISTURBED_PCT));
+	json_object_set_new(campaign, "disturbed_when", json_pack("{s:f, s:f, s:f, s:f}",
+		"switches_base", HB_SWITCHES_BASE, "switches_per_s", HB_SWITCHES_PER_S, "steal_min_ms",
+		HB_STEAL_MIN_MS, "steal_pct", HB_STEAL_PCT));
 	json_object_set_new(campaign, "max_retries", json_integer(MAX_RETRIES));
 	for (i = 0; i < r->ncpus; i++)
 		json_array_append_new(cpus, json_integer(r->cpus[i]));
@@ -544,11 +552,12 @@ static void S_empty_call(hb_run *r)
 		hb_run_note(r, "warning: the null instance did not build: %s", hb_error_last());
 		return;
 	}
-	hb_driver_cmd_init(&cmd, &setup, b->library, 32, 256);
+	hb_driver_cmd_init(&cmd, &setup, b->library, "32", NULL, 0, 256);
 	if (hb_sandbox_exec(&run, b->library, 60, cmd.run) == 0 && run.status == HB_CHILD_OK &&
 		run.result.data &&
 		(child = json_loads((char *)run.result.data, JSON_DISABLE_EOF_CHECK, NULL)) != NULL) {
-		json_array_foreach(json_object_get(child, "trials"), i, t) {
+		json_array_foreach(json_object_get(json_array_get(json_object_get(child, "sizes"), 0),
+			"trials"), i, t) {
 			cycles += (double)json_integer_value(json_object_get(t, "cycles"));
 			iterations += (double)json_integer_value(json_object_get(t, "iterations"));
 		}

@@ -9,16 +9,19 @@
 #include "driver.h"
 
 void hb_driver_cmd_init(hb_driver_cmd *d, const hb_driver_setup *s, const char *library,
-	unsigned long long bytes, int digest_bits)
+	const char *bytes, const char *calls, unsigned long long order_seed, int digest_bits)
 {
 	int n = 0;
-	snprintf(d->num[0], 32, "%llu", bytes);
-	snprintf(d->num[1], 32, "%d", digest_bits);
-	snprintf(d->num[2], 32, "%d", s->cpu);
-	snprintf(d->num[3], 32, "%d", s->rounds);
-	snprintf(d->num[4], 32, "%u", s->round_ms);
-	snprintf(d->num[5], 32, "%u", s->warmup_ms);
-	snprintf(d->num[6], 32, "%u", s->max_calls);
+	snprintf(d->num[0], sizeof(d->num[0]), "%s", bytes);
+	snprintf(d->num[1], sizeof(d->num[1]), "%d", digest_bits);
+	snprintf(d->num[2], sizeof(d->num[2]), "%d", s->cpu);
+	snprintf(d->num[3], sizeof(d->num[3]), "%d", s->blocks);
+	snprintf(d->num[4], sizeof(d->num[4]), "%u", s->block_us);
+	snprintf(d->num[5], sizeof(d->num[5]), "%u", s->warmup_ms);
+	snprintf(d->num[6], sizeof(d->num[6]), "%u", s->max_calls);
+	snprintf(d->num[7], sizeof(d->num[7]), "%d", s->samples);
+	snprintf(d->num[8], sizeof(d->num[8]), "%llu", order_seed);
+	snprintf(d->num[9], sizeof(d->num[9]), "%s", calls ? calls : "");
 	d->argv[n++] = (char *)s->exe;
 	d->argv[n++] = "--library";
 	d->argv[n++] = (char *)library;
@@ -30,14 +33,22 @@ void hb_driver_cmd_init(hb_driver_cmd *d, const hb_driver_setup *s, const char *
 	d->argv[n++] = d->num[2];
 	d->argv[n++] = "--counter";
 	d->argv[n++] = (char *)s->counter;
-	d->argv[n++] = "--rounds";
+	d->argv[n++] = "--blocks";
 	d->argv[n++] = d->num[3];
-	d->argv[n++] = "--round-ms";
+	d->argv[n++] = "--block-us";
 	d->argv[n++] = d->num[4];
 	d->argv[n++] = "--warmup-ms";
 	d->argv[n++] = d->num[5];
 	d->argv[n++] = "--max-calls";
 	d->argv[n++] = d->num[6];
+	d->argv[n++] = "--samples";
+	d->argv[n++] = d->num[7];
+	d->argv[n++] = "--order-seed";
+	d->argv[n++] = d->num[8];
+	if (calls) {
+		d->argv[n++] = "--calls";
+		d->argv[n++] = d->num[9];
+	}
 	d->argv[n] = NULL;
 	memcpy(d->run, d->argv, (size_t)n * sizeof(char *));
 	d->run[2] = (char *)hb_sandbox_library_path(library);
@@ -87,7 +98,7 @@ const char *hb_driver_run(hb_child *run, json_t **result, char **detail, const h
 		json_decref(child);
 		return "error";
 	}
-	if (run->code != 0 || (!json_is_array(json_object_get(child, "trials")) &&
+	if (run->code != 0 || (!json_is_array(json_object_get(child, "sizes")) &&
 		!json_is_object(json_object_get(child, "memory")))) {
 		*detail = hb_sprintf("the driver exited with status %d", run->code);
 		json_decref(child);

@@ -305,7 +305,7 @@ typedef struct {
 	const char *env_root;     /* "/" (tests: a recorded tree) */
 	FILE *progress;           /* stderr */
 	double spread_limit_pct;  /* a figure whose spread exceeds this is flagged; 0: 5 % */
-	double sentinel_limit_pct; /* a record whose sentinel is further off is measured again; 0: 3 % */
+	double sentinel_limit_pct; /* a pass whose sentinel is further off is measured again; 0: calibrated */
 	int no_wait;              /* stop instead of waiting when a timing CPU is another campaign's */
 } hb_campaign_opts;
 

@@ -1,8 +1,9 @@
 /* measure.c — hashbench-measure, the timing driver the campaign runs in a fresh sandboxed child
- * per record: pinned to one CPU, it loads only the library under test, applies the seccomp filter
- * it is given, times CryptHash on one message size in calibrated rounds between two runs of the
- * sentinel workload, and writes the trials and memory figures as one JSON object on its result
- * descriptor. With --mode memory it makes one call and measures its exact memory (callmem.c);
+ * per pass of a library: pinned to one CPU, it loads only the library under test, applies the
+ * seccomp filter it is given, times CryptHash on each message size in short blocks of calls,
+ * the sizes in a shuffled order within every round, between two runs of the sentinel workload,
+ * and writes the blocks, single-call samples, the involuntary context switches and the time the
+ * host stole as one JSON object on its result descriptor. With --mode memory it makes one call and measures its exact memory (callmem.c);
  * with --mode sentinel it only times the sentinel. It links nothing but libc, so its memory
  * figures are the library's and the driver's alone. */
 #define _GNU_SOURCE
@@ -24,8 +25,9 @@
 
 #define GUARD_LEN 64
 #define GUARD_BYTE 0xA5
-#define MAX_ROUNDS 1000
-#define NSAMPLES 101
+#define MAX_BLOCKS 1000
+#define MAX_SIZES 64
+#define MAX_SAMPLES 1000
 
 typedef int (*crypthash_fn)(int, const unsigned char *, unsigned long long, unsigned char *);
 
@@ -35,10 +37,11 @@ typedef struct {
 	const char *library, *counter;
 	S_mode mode;
 	int sentinel_runs;
-	unsigned long long bytes, seed, max_calls;
-	int digest_bits, cpu, rounds;
+	unsigned long long bytes[MAX_SIZES], calls[MAX_SIZES], seed, max_calls, order_seed;
+	size_t nbytes, ncalls;
+	int digest_bits, cpu, blocks, samples;
 	int result_fd, filter_fd, report_fd;
-	double round_ms, warmup_ms;
+	double block_us, warmup_ms;
 } S_args;
 
 static volatile unsigned char S_sink; /* keeps every digest live */
@@ -46,7 +49,7 @@ static volatile unsigned char S_sink; /* keeps every digest live */
 /* The result, built in memory and written with write(2) alone: stdio's first write would make
  * system calls the filter refuses, and stdout belongs to the library. */
 static struct {
-	char data[131072];
+	char data[1 << 20];
 	size_t len;
 	int fd;
 } S_out = { .fd = 1 };
@@ -114,6 +117,27 @@ static unsigned long long S_number(const char *opt, const char *v)
 	return n;
 }
 
+/* A comma-separated list of positive numbers. */
+static size_t S_list(unsigned long long *out, const char *opt, const char *v)
+{
+	char copy[1024], *tok, *save = NULL;
+	size_t n = 0;
+	if (strlen(v) >= sizeof(copy))
+		S_fail(2, "%s: too long a list", opt);
+	strcpy(copy, v);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_SIZES)
+			S_fail(2, "%s: more than %d values", opt, MAX_SIZES);
+		out[n] = S_number(opt, tok);
+		if (out[n] == 0)
+			S_fail(2, "%s %s: expected positive numbers", opt, v);
+		n++;
+	}
+	if (n == 0)
+		S_fail(2, "%s %s: expected a list of numbers", opt, v);
+	return n;
+}
+
 /* The message bytes: splitmix64 from a recorded seed, little-endian, so every record can be
  * repeated byte for byte. */
 static void S_fill(unsigned char *buf, unsigned long long n, unsigned long long seed)
@@ -130,8 +154,9 @@ static void S_fill(unsigned char *buf, unsigned long long n, unsigned long long 
 	}
 }
 
-/* A field of /proc/self/status, read with pread from a descriptor opened before the lockdown. */
-static long S_status_kib(int fd, const char *field)
+/* A number of /proc/self/status (kB or a count), read with pread from a descriptor opened
+ * before the lockdown. */
+static long S_status_value(int fd, const char *field)
 {
 	char text[4096], *p;
 	size_t n = strlen(field);
@@ -158,9 +183,10 @@ static void S_parse(S_args *a, int argc, char **argv)
 	int i;
 	memset(a, 0, sizeof(*a));
 	a->counter = "auto";
-	a->rounds = 5;
-	a->round_ms = 600;
-	a->warmup_ms = 100;
+	a->blocks = 24;
+	a->block_us = 1000;
+	a->warmup_ms = 10;
+	a->samples = 34;
 	a->max_calls = 20000;
 	a->seed = 0x6861736862656e63ULL; /* "hashbenc" */
 	a->cpu = -1;
@@ -188,15 +214,21 @@ static void S_parse(S_args *a, int argc, char **argv)
 		else if (strcmp(opt, "--counter") == 0)
 			a->counter = v;
 		else if (strcmp(opt, "--bytes") == 0)
-			a->bytes = S_number(opt, v);
+			a->nbytes = S_list(a->bytes, opt, v);
+		else if (strcmp(opt, "--calls") == 0)
+			a->ncalls = S_list(a->calls, opt, v);
 		else if (strcmp(opt, "--digest-bits") == 0)
 			a->digest_bits = (int)S_number(opt, v);
 		else if (strcmp(opt, "--cpu") == 0)
 			a->cpu = (int)S_number(opt, v);
-		else if (strcmp(opt, "--rounds") == 0)
-			a->rounds = (int)S_number(opt, v);
-		else if (strcmp(opt, "--round-ms") == 0)
-			a->round_ms = (double)S_number(opt, v);
+		else if (strcmp(opt, "--blocks") == 0)
+			a->blocks = (int)S_number(opt, v);
+		else if (strcmp(opt, "--block-us") == 0)
+			a->block_us = (double)S_number(opt, v);
+		else if (strcmp(opt, "--samples") == 0)
+			a->samples = (int)S_number(opt, v);
+		else if (strcmp(opt, "--order-seed") == 0)
+			a->order_seed = S_number(opt, v);
 		else if (strcmp(opt, "--warmup-ms") == 0)
 			a->warmup_ms = (double)S_number(opt, v);
 		else if (strcmp(opt, "--max-calls") == 0)
@@ -213,14 +245,20 @@ static void S_parse(S_args *a, int argc, char **argv)
 			S_fail(2, "%s: unknown option", opt);
 	}
 	if (a->mode == MODE_SENTINEL ? a->sentinel_runs < 1 || a->sentinel_runs > 1000 :
-		!a->library || a->digest_bits <= 0 || a->bytes == 0)
-		S_fail(2, "usage: hashbench-measure [--mode time|memory] --library LIB --bytes N "
-			"--digest-bits D [--cpu N] [--counter NAME] [--rounds R] [--round-ms MS] "
-			"[--warmup-ms MS] [--max-calls N] [--seed N] [--result-fd FD] [--filter-fd FD] "
-			"[--report-fd FD], or hashbench-measure --mode sentinel --sentinel-runs 1..1000 "
-			"[--cpu N] [--counter NAME]");
-	if (a->rounds < 1 || a->rounds > MAX_ROUNDS)
-		S_fail(2, "--rounds %d: expected 1 to %d", a->rounds, MAX_ROUNDS);
+		!a->library || a->digest_bits <= 0 || a->nbytes == 0)
+		S_fail(2, "usage: hashbench-measure [--mode time|memory] --library LIB --bytes N[,N…] "
+			"--digest-bits D [--cpu N] [--counter NAME] [--blocks B] [--block-us US] "
+			"[--warmup-ms MS] [--max-calls N] [--calls N[,N…]] [--samples K] [--order-seed N] "
+			"[--seed N] [--result-fd FD] [--filter-fd FD] [--report-fd FD], or "
+			"hashbench-measure --mode sentinel --sentinel-runs 1..1000 [--cpu N] [--counter NAME]");
+	if (a->blocks < 1 || a->blocks > MAX_BLOCKS)
+		S_fail(2, "--blocks %d: expected 1 to %d", a->blocks, MAX_BLOCKS);
+	if (a->samples < 0 || a->samples > MAX_SAMPLES)
+		S_fail(2, "--samples %d: expected 0 to %d", a->samples, MAX_SAMPLES);
+	if (a->ncalls && a->ncalls != a->nbytes)
+		S_fail(2, "--calls: expected one number per message size (%zu)", a->nbytes);
+	if (a->mode == MODE_MEMORY && a->nbytes != 1)
+		S_fail(2, "--mode memory: expected one message size");
 }
 
 /* --mode sentinel: the sentinel alone, runs times, on the pinned CPU. */
@@ -277,30 +315,165 @@ static void S_memory_call(const S_call_args *c, size_t outlen)
 	_exit(0);
 }
 
+/* One message size of a pass: its message, calibration and what was timed. */
+typedef struct {
+	unsigned long long bytes, msg_bits, per_block, warm_calls;
+	uint64_t warm_ns;
+	unsigned char *msg;
+	uint64_t *cycles, *nanos, *samples;
+} S_size;
+
+/* The next value of a splitmix64 stream (the order of the sizes in a round). */
+static unsigned long long S_next(unsigned long long *x)
+{
+	unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The steal time of cpu (or of all CPUs, cpu < 0) in clock ticks, from /proc/stat opened before
+ * the lockdown: the time the host ran something else while this guest wanted the CPU. */
+static long long S_steal_ticks(int fd, int cpu)
+{
+	static char text[65536];
+	char key[32], *p;
+	ssize_t len;
+	long long v[8];
+	if (fd < 0 || (len = pread(fd, text, sizeof(text) - 1, 0)) <= 0)
+		return -1;
+	text[len] = 0;
+	if (cpu >= 0)
+		snprintf(key, sizeof(key), "cpu%d ", cpu);
+	else
+		snprintf(key, sizeof(key), "cpu ");
+	for (p = text; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (strncmp(p, key, strlen(key)) == 0)
+			break;
+	if (!p || sscanf(p + strlen(key), "%lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1],
+			&v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+		return -1;
+	return v[7];
+}
+
+static void S_call_checked(crypthash_fn fn, const S_args *a, const S_size *z, unsigned char *out,
+	size_t outlen, const char *when)
+{
+	if (fn(a->digest_bits, z->msg, z->msg_bits, out + GUARD_LEN) != 0)
+		S_fail(3, "CryptHash returned non-zero for a %llu-byte message (%s)", z->bytes, when);
+	S_sink ^= out[GUARD_LEN];
+	S_check_guards(out, outlen, when);
+}
+
+/* Warm each size up for warmup_ms and set its calls per block (given, or from the warm-up). */
+static void S_warm(crypthash_fn fn, const S_args *a, S_size *sz, unsigned char *out, size_t outlen)
+{
+	size_t k;
+	for (k = 0; k < a->nbytes; k++) {
+		S_size *z = &sz[k];
+		uint64_t t0 = hb_now_ns(), t1;
+		do {
+			S_call_checked(fn, a, z, out, outlen, "warm-up");
+			z->warm_calls++;
+			t1 = hb_now_ns();
+		} while ((double)(t1 - t0) < a->warmup_ms * 1e6);
+		z->warm_ns = t1 - t0;
+		z->per_block = a->ncalls ? a->calls[k] : hb_calls_per_round((double)z->warm_ns /
+			(double)z->warm_calls, a->block_us * 1e3, a->max_calls);
+	}
+}
+
+/* The timed blocks: in every round one block of each size, the sizes in a shuffled order, so
+ * that a slow moment of the machine lands on all of them alike. */
+static void S_blocks(crypthash_fn fn, const S_args *a, S_size *sz, hb_counter *counter,
+	unsigned char *out, size_t outlen)
+{
+	unsigned long long rng = a->order_seed, i;
+	size_t order[MAX_SIZES], k;
+	int r;
+	for (k = 0; k < a->nbytes; k++)
+		order[k] = k;
+	for (r = 0; r < a->blocks; r++) {
+		for (k = a->nbytes; k > 1; k--) {
+			size_t j = (size_t)(S_next(&rng) % k), t = order[k - 1];
+			order[k - 1] = order[j];
+			order[j] = t;
+		}
+		for (k = 0; k < a->nbytes; k++) {
+			S_size *z = &sz[order[k]];
+			uint64_t t0, c0, c1, t1;
+			int rc = 0;
+			t0 = hb_now_ns();
+			c0 = hb_counter_read(counter);
+			for (i = 0; i < z->per_block; i++) {
+				rc |= fn(a->digest_bits, z->msg, z->msg_bits, out + GUARD_LEN);
+				S_sink ^= out[GUARD_LEN];
+			}
+			c1 = hb_counter_read(counter);
+			t1 = hb_now_ns();
+			if (rc != 0)
+				S_fail(3, "CryptHash returned non-zero for a %llu-byte message in block %d",
+					z->bytes, r + 1);
+			S_check_guards(out, outlen, "timed block");
+			z->cycles[r] = c1 - c0;
+			z->nanos[r] = t1 - t0;
+		}
+	}
+	/* single calls, each read with the counter: the spread of the figure */
+	for (k = 0; k < a->nbytes; k++)
+		for (r = 0; r < a->samples; r++) {
+			uint64_t c0 = hb_counter_read(counter), c1;
+			int rc = fn(a->digest_bits, sz[k].msg, sz[k].msg_bits, out + GUARD_LEN);
+			c1 = hb_counter_read(counter);
+			S_sink ^= out[GUARD_LEN];
+			if (rc != 0)
+				S_fail(3, "CryptHash returned non-zero in a single timed call");
+			sz[k].samples[r] = c1 - c0;
+		}
+	S_check_guards(out, outlen, "single calls");
+}
+
+static void S_print_size(const S_args *a, const S_size *z)
+{
+	int r;
+	S_printf("{\"bytes\": %llu, \"calibration\": {\"warmup_calls\": %llu, \"warmup_ns\": %llu, "
+		"\"calls_per_round\": %llu, \"round_ms\": %g, \"max_calls\": %llu, \"given\": %s}, "
+		"\"trials\": [", z->bytes, z->warm_calls, (unsigned long long)z->warm_ns, z->per_block,
+		a->block_us / 1e3, a->max_calls, a->ncalls ? "true" : "false");
+	for (r = 0; r < a->blocks; r++)
+		S_printf("%s{\"iterations\": %llu, \"cycles\": %llu, \"ns\": %llu}", r ? ", " : "",
+			z->per_block, (unsigned long long)z->cycles[r], (unsigned long long)z->nanos[r]);
+	S_printf("], \"samples\": [");
+	for (r = 0; r < a->samples; r++)
+		S_printf("%s%llu", r ? ", " : "", (unsigned long long)z->samples[r]);
+	S_printf("]}");
+}
+
 int main(int argc, char **argv)
 {
 	S_args a;
 	hb_counter counter;
 	crypthash_fn fn;
 	void *handle, *sym;
-	unsigned char *msg, *out;
-	size_t outlen;
-	unsigned long long msg_bits, warm_calls = 0, per_round, r, i;
-	uint64_t t0, t1, c0, c1, warm_ns, *cycles, *nanos, samples[NSAMPLES];
-	long baseline_rss, peak_rss;
+	unsigned char *out;
+	size_t outlen, k;
+	S_size sz[MAX_SIZES];
+	long baseline_rss, peak_rss, switches0, switches1;
+	long long steal0, steal1;
 	hb_sentinel_reading sent_before, sent_after;
 	void *filter = NULL;
 	unsigned short filter_len = 0;
-	int rc = 0, status_fd;
+	int status_fd, stat_fd;
+	long ticks_per_s;
 
 	S_parse(&a, argc, argv);
 	{
 		/* a crash of the library must end this process with its signal (a sanitizer's
 		 * handler, for one, would turn it into an exit status) */
 		static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
-		size_t k;
-		for (k = 0; k < sizeof(fatal) / sizeof(fatal[0]); k++)
-			signal(fatal[k], SIG_DFL);
+		size_t f;
+		for (f = 0; f < sizeof(fatal) / sizeof(fatal[0]); f++)
+			signal(fatal[f], SIG_DFL);
 	}
 	if (a.cpu >= 0) {
 		cpu_set_t set;
@@ -315,16 +488,26 @@ int main(int argc, char **argv)
 		S_sentinel_only(&a, &counter);
 
 	outlen = ((size_t)a.digest_bits + 7) / 8;
-	msg = malloc(a.bytes);
 	out = malloc(outlen + 2 * GUARD_LEN);
-	cycles = malloc((size_t)a.rounds * sizeof(*cycles));
-	nanos = malloc((size_t)a.rounds * sizeof(*nanos));
-	if (!msg || !out || !cycles || !nanos)
-		S_fail(3, "out of memory for a %llu-byte message", a.bytes);
-	S_fill(msg, a.bytes, a.seed);
+	memset(sz, 0, sizeof(sz));
+	for (k = 0; k < a.nbytes; k++) {
+		S_size *z = &sz[k];
+		z->bytes = a.bytes[k];
+		z->msg_bits = 8ULL * z->bytes;
+		z->msg = malloc(z->bytes);
+		z->cycles = malloc((size_t)a.blocks * sizeof(uint64_t));
+		z->nanos = malloc((size_t)a.blocks * sizeof(uint64_t));
+		z->samples = malloc(((size_t)a.samples + 1) * sizeof(uint64_t));
+		if (!z->msg || !z->cycles || !z->nanos || !z->samples)
+			S_fail(3, "out of memory for a %llu-byte message", z->bytes);
+		S_fill(z->msg, z->bytes, a.seed);
+	}
+	if (!out)
+		S_fail(3, "out of memory");
 	memset(out, GUARD_BYTE, outlen + 2 * GUARD_LEN);
-	msg_bits = 8ULL * a.bytes;
 	status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	ticks_per_s = sysconf(_SC_CLK_TCK);
 	if (a.filter_fd >= 0 && hb_lockdown_read(&filter, &filter_len, a.filter_fd) != 0)
 		S_fail(3, "cannot read the seccomp filter: %s", strerror(errno));
 
@@ -340,87 +523,49 @@ int main(int argc, char **argv)
 		if (hb_callmem_prepare(handle, err, sizeof(err)) != 0)
 			S_fail(3, "%s: %s", a.library, err);
 	}
-	baseline_rss = S_status_kib(status_fd, "VmRSS");
+	baseline_rss = S_status_value(status_fd, "VmRSS");
 	/* the library's constructors have run: from here on, only the calls hashing needs */
 	if (filter && hb_lockdown(filter, filter_len, a.report_fd) != 0)
 		S_fail(3, "cannot apply the seccomp filter: %s", strerror(errno));
 	if (a.mode == MODE_MEMORY) {
-		S_call_args c = { fn, a.digest_bits, msg, msg_bits, out + GUARD_LEN };
+		S_call_args c = { fn, a.digest_bits, sz[0].msg, sz[0].msg_bits, out + GUARD_LEN };
 		S_memory_call(&c, outlen);
 	}
 
-	/* warm-up, which also times one call for the calibration */
-	t0 = hb_now_ns();
-	do {
-		rc |= fn(a.digest_bits, msg, msg_bits, out + GUARD_LEN);
-		S_sink ^= out[GUARD_LEN];
-		warm_calls++;
-		t1 = hb_now_ns();
-	} while ((double)(t1 - t0) < a.warmup_ms * 1e6);
-	warm_ns = t1 - t0;
-	if (rc != 0)
-		S_fail(3, "CryptHash returned non-zero for a %llu-byte message", a.bytes);
-	S_check_guards(out, outlen, "warm-up");
-	per_round = hb_calls_per_round((double)warm_ns / (double)warm_calls, a.round_ms * 1e6,
-		a.max_calls);
-	/* the machine's speed just before and just after the timed calls (the campaign judges it);
-	 * after the warm-up, which has brought the core up to its clock */
+	/* warm-up, which also times calls for the calibration and brings the core to its clock */
+	S_warm(fn, &a, sz, out, outlen);
+	/* what the machine did meanwhile: the machine's speed just before and just after the timed
+	 * calls, the times this process was switched out against its will, the host's steal time
+	 * (the campaign judges them) */
+	switches0 = S_status_value(status_fd, "nonvoluntary_ctxt_switches");
+	steal0 = S_steal_ticks(stat_fd, a.cpu);
 	sent_before = hb_sentinel_time(&counter);
-
-	for (r = 0; r < (unsigned long long)a.rounds; r++) {
-		t0 = hb_now_ns();
-		c0 = hb_counter_read(&counter);
-		for (i = 0; i < per_round; i++) {
-			rc |= fn(a.digest_bits, msg, msg_bits, out + GUARD_LEN);
-			S_sink ^= out[GUARD_LEN];
-		}
-		c1 = hb_counter_read(&counter);
-		t1 = hb_now_ns();
-		if (rc != 0)
-			S_fail(3, "CryptHash returned non-zero in round %llu", r + 1);
-		S_check_guards(out, outlen, "timed round");
-		cycles[r] = c1 - c0;
-		nanos[r] = t1 - t0;
-	}
-	/* single calls, each read with the counter: the spread of the figure */
-	for (i = 0; i < NSAMPLES; i++) {
-		c0 = hb_counter_read(&counter);
-		rc |= fn(a.digest_bits, msg, msg_bits, out + GUARD_LEN);
-		c1 = hb_counter_read(&counter);
-		S_sink ^= out[GUARD_LEN];
-		samples[i] = c1 - c0;
-	}
-	if (rc != 0)
-		S_fail(3, "CryptHash returned non-zero in a single timed call");
-	S_check_guards(out, outlen, "single calls");
+	S_blocks(fn, &a, sz, &counter, out, outlen);
 	sent_after = hb_sentinel_time(&counter);
-	peak_rss = S_status_kib(status_fd, "VmHWM");
+	switches1 = S_status_value(status_fd, "nonvoluntary_ctxt_switches");
+	steal1 = S_steal_ticks(stat_fd, a.cpu);
+	peak_rss = S_status_value(status_fd, "VmHWM");
 
 	/* printed only now, so a failure leaves one error object and nothing else */
-	S_printf("{\"counter\": \"%s\", \"cpu\": %d, \"message_seed\": %llu, ",
-		hb_counter_name(&counter), a.cpu, a.seed);
-	S_printf("\"calibration\": {\"warmup_calls\": %llu, \"warmup_ns\": %llu, "
-		"\"calls_per_round\": %llu, \"round_ms\": %g, \"max_calls\": %llu}, \"trials\": [",
-		warm_calls, (unsigned long long)warm_ns, per_round, a.round_ms, a.max_calls);
-	for (r = 0; r < (unsigned long long)a.rounds; r++)
-		S_printf("%s{\"iterations\": %llu, \"cycles\": %llu, \"ns\": %llu}", r ? ", " : "",
-			per_round, (unsigned long long)cycles[r], (unsigned long long)nanos[r]);
-	S_printf("], \"samples\": [");
-	for (i = 0; i < NSAMPLES; i++)
-		S_printf("%s%llu", i ? ", " : "", (unsigned long long)samples[i]);
+	S_printf("{\"counter\": \"%s\", \"cpu\": %d, \"message_seed\": %llu, \"order_seed\": %llu, "
+		"\"sizes\": [", hb_counter_name(&counter), a.cpu, a.seed, a.order_seed);
+	for (k = 0; k < a.nbytes; k++) {
+		S_printf("%s", k ? ", " : "");
+		S_print_size(&a, &sz[k]);
+	}
 	S_printf("], \"sentinel\": {\"before\": {\"cycles\": %llu, \"ns\": %llu}, "
 		"\"after\": {\"cycles\": %llu, \"ns\": %llu}}", (unsigned long long)sent_before.cycles,
 		(unsigned long long)sent_before.ns, (unsigned long long)sent_after.cycles,
 		(unsigned long long)sent_after.ns);
+	if (switches0 >= 0 && switches1 >= switches0)
+		S_printf(", \"involuntary_switches\": %ld", switches1 - switches0);
+	if (steal0 >= 0 && steal1 >= steal0 && ticks_per_s > 0)
+		S_printf(", \"steal_ms\": %g", (double)(steal1 - steal0) * 1e3 / (double)ticks_per_s);
 	S_printf(", \"resources\": {\"baseline_rss_kib\": %ld, \"peak_rss_kib\": %ld}}\n",
 		baseline_rss, peak_rss);
 	S_flush();
 	if (!filter)
 		hb_counter_close(&counter); /* close(2) is not among the calls the filter allows */
-	free(msg);
-	free(out);
-	free(cycles);
-	free(nanos);
 	/* the result is out: no destructors or atexit work of the library (OpenSSL's clean-up, for
 	 * one) under the filter, only what it printed */
 	fflush(stdout);

@@ -22,6 +22,24 @@ static int S_by_time(const void *x, const void *y)
 		json_integer_value(json_object_get(b, "_order")));
 }
 
+/* The limit, the noise floor and how the limit was set, as the shards had them: each shard
+ * judged its own passes, so the merged system states the largest of each (and the first's
+ * source), earlier shards' files having only limit_pct. */
+static void S_keep_largest(json_t *out, json_t *in)
+{
+	static const char *const keys[] = { "limit_pct", "noise_floor_pct", "limit_floor_pct", NULL };
+	size_t i;
+	for (i = 0; keys[i]; i++) {
+		json_t *v = json_object_get(in, keys[i]), *have = json_object_get(out, keys[i]);
+		if (json_is_number(v) && (!json_is_number(have) ||
+				json_number_value(v) > json_number_value(have)))
+			json_object_set(out, keys[i], v);
+	}
+	if (!json_object_get(out, "limit_source") && json_is_string(json_object_get(in,
+			"limit_source")))
+		json_object_set(out, "limit_source", json_object_get(in, "limit_source"));
+}
+
 int hb_merge_sentinel(const char *const *dirs, size_t n, const char *outdir)
 {
 	json_t *out = NULL, **all = NULL, *joined;
@@ -36,8 +54,9 @@ int hb_merge_sentinel(const char *const *dirs, size_t n, const char *outdir)
 			rc = hb_error_set("merge: %s: %s", path, j ? "readings: expected an array" : err.text);
 		if (j && rc == 0) {
 			if (!out)
-				out = json_pack("{s:s, s:O, s:O}", "schema", "hashbench.sentinel/1", "workload",
-					json_object_get(j, "workload"), "limit_pct", json_object_get(j, "limit_pct"));
+				out = json_pack("{s:s, s:O}", "schema", "hashbench.sentinel/1", "workload",
+					json_object_get(j, "workload"));
+			S_keep_largest(out, j);
 			json_array_foreach(json_object_get(j, "readings"), k, x) {
 				if (nall == cap) {
 					json_t **grown = realloc(all, (cap = cap ? 2 * cap : 256) * sizeof(*all));
@@ -85,7 +104,10 @@ json_t *hb_merge_sentinel_summary(json_t *const *systems, size_t n)
 		if (!json_is_object(s))
 			continue;
 		if (!first)
-			first = s;
+			first = json_object();
+		S_keep_largest(first, s);
+		if (!json_object_get(first, "workload"))
+			json_object_set(first, "workload", json_object_get(s, "workload"));
 		readings += json_integer_value(json_object_get(s, "readings"));
 		disturbed += json_integer_value(json_object_get(s, "disturbed_records"));
 		remeasured += json_integer_value(json_object_get(s, "remeasured_records"));
@@ -93,7 +115,8 @@ json_t *hb_merge_sentinel_summary(json_t *const *systems, size_t n)
 	if (!first)
 		return NULL;
 	/* the medians are each machine's own: they stay with the shards */
-	return json_pack("{s:O, s:O, s:I, s:I, s:I}", "limit_pct", json_object_get(first, "limit_pct"),
-		"workload", json_object_get(first, "workload"), "readings", readings,
-		"disturbed_records", disturbed, "remeasured_records", remeasured);
+	json_object_set_new(first, "readings", json_integer(readings));
+	json_object_set_new(first, "disturbed_records", json_integer(disturbed));
+	json_object_set_new(first, "remeasured_records", json_integer(remeasured));
+	return first;
 }

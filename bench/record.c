@@ -1,5 +1,6 @@
-/* record.c — one record: the driver run on the timing CPU (measured again when a round was
- * disturbed), with its command, build, environment, sandbox and resources, written atomically. */
+/* record.c — one record: a message size's passes (passes.c) joined into its trials, headline
+ * figure and retries, with its command, build, environment, sandbox, resources and the exact
+ * memory of one call, written atomically. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -13,79 +14,6 @@ int hb_cmp_u64(const void *x, const void *y)
 {
 	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
 	return a < b ? -1 : a > b;
-}
-
-static long long S_cur_khz(const hb_run *r)
-{
-	char *path = hb_sprintf("%s/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
-		strcmp(r->o->env_root, "/") == 0 ? "" : r->o->env_root, r->cpu);
-	hb_buf buf;
-	long long v = -1;
-	if (hb_file_read_raw(&buf, path) == 0) {
-		v = strtoll((char *)buf.data, NULL, 10);
-		hb_buf_free(&buf);
-	}
-	free(path);
-	return v > 0 ? v : -1;
-}
-
-static json_t *S_loadavg(void)
-{
-	hb_buf buf;
-	double a = 0, b = 0, c = 0;
-	json_t *j;
-	if (hb_file_read_raw(&buf, "/proc/loadavg") != 0)
-		return json_null();
-	if (sscanf((char *)buf.data, "%lf %lf %lf", &a, &b, &c) != 3) {
-		hb_buf_free(&buf);
-		return json_null();
-	}
-	hb_buf_free(&buf);
-	j = json_array();
-	json_array_append_new(j, json_real(a));
-	json_array_append_new(j, json_real(b));
-	json_array_append_new(j, json_real(c));
-	return j;
-}
-
-/* Was a round far from the others? Fills why and returns 1 when one deviates more than
- * DISTURBED_PCT from the median round (cycles per call). */
-static int S_disturbed(char *why, size_t n, json_t *trials)
-{
-	double per[64], sorted[64], median, worst = 0;
-	size_t i, k = json_array_size(trials), at = 0;
-	if (k < 3 || k > 64)
-		return 0;
-	for (i = 0; i < k; i++) {
-		json_t *t = json_array_get(trials, i);
-		double it = (double)json_integer_value(json_object_get(t, "iterations"));
-		per[i] = it > 0 ? (double)json_integer_value(json_object_get(t, "cycles")) / it : 0;
-		sorted[i] = per[i];
-	}
-	for (i = 1; i < k; i++) {
-		size_t m;
-		for (m = i; m > 0 && sorted[m - 1] > sorted[m]; m--) {
-			double t = sorted[m];
-			sorted[m] = sorted[m - 1];
-			sorted[m - 1] = t;
-		}
-	}
-	median = k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2;
-	if (median <= 0)
-		return 0;
-	for (i = 0; i < k; i++) {
-		double dev = (per[i] - median) / median * 100;
-		if (dev < 0)
-			dev = -dev;
-		if (dev > worst) {
-			worst = dev;
-			at = i;
-		}
-	}
-	if (worst <= DISTURBED_PCT)
-		return 0;
-	snprintf(why, n, "round %zu was %.1f %% away from the median round", at + 1, worst);
-	return 1;
 }
 
 /* The interquartile range of the single-call samples as a percentage of their median. */
@@ -176,48 +104,6 @@ int hb_run_record_reusable(const hb_run *r, const char *path, const hb_build_res
 	return ok;
 }
 
-/* The driver's setup for this campaign's records. */
-hb_driver_setup hb_run_driver(const hb_run *r)
-{
-	hb_driver_setup d = { r->o->measure_exe, hb_counter_name(&r->counter), r->cpu,
-		r->prof->rounds, r->prof->round_ms, r->prof->warmup_ms, r->prof->max_calls };
-	return d;
-}
-
-/* The sentinel readings of one attempt: into the batch for the parent, judged against the
- * campaign's median on this CPU. 1 with why filled when the machine was off. */
-static int S_sentinel_attempt(hb_run *r, json_t **out_obj, char *why, size_t n, json_t *child,
-	const char *record, int attempt)
-{
-	json_t *sent = json_object_get(child, "sentinel");
-	json_t *b = json_object_get(sent, "before"), *a = json_object_get(sent, "after");
-	unsigned long long cb, ca;
-	double ref, dev, limit;
-	int off;
-
-	*out_obj = NULL;
-	if (!json_is_integer(json_object_get(b, "cycles")) ||
-		!json_is_integer(json_object_get(a, "cycles")))
-		return 0;
-	cb = (unsigned long long)json_integer_value(json_object_get(b, "cycles"));
-	ca = (unsigned long long)json_integer_value(json_object_get(a, "cycles"));
-	if (r->sentinel_batch) {
-		json_array_append_new(r->sentinel_batch, hb_sentinel_reading_json(r, r->cpu, "before",
-			record, attempt, cb,
-			(unsigned long long)json_integer_value(json_object_get(b, "ns"))));
-		json_array_append_new(r->sentinel_batch, hb_sentinel_reading_json(r, r->cpu, "after",
-			record, attempt, ca,
-			(unsigned long long)json_integer_value(json_object_get(a, "ns"))));
-	}
-	ref = r->sentinel ? hb_sentinel_reference(r->sentinel, r->cpu) : -1;
-	limit = r->sentinel ? hb_sentinel_limit(r->sentinel) : HB_SENTINEL_LIMIT_PCT;
-	off = hb_sentinel_judge(why, n, &dev, ref, cb, ca, limit);
-	*out_obj = json_pack("{s:I, s:I, s:o, s:o, s:f}", "before", (json_int_t)cb, "after",
-		(json_int_t)ca, "reference", ref > 0 ? json_real(ref) : json_null(), "deviation_pct",
-		dev >= 0 ? json_real(dev) : json_null(), "limit_pct", limit);
-	return off;
-}
-
 /* One call in a fresh driver (--mode memory): the stack, heap and mmap figures into res, or
  * null with the reason in resources.memory_detail. */
 static void S_memory(hb_run *r, json_t *rec, json_t *res, hb_driver_cmd *drv,
@@ -267,64 +153,98 @@ static void S_memory(hb_run *r, json_t *rec, json_t *res, hb_driver_cmd *drv,
 	free(detail);
 }
 
-const char *hb_run_measure(hb_run *r, const hb_instance *inst, const hb_build_result *b,
-	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes)
+/* A disturbed pass, kept as evidence among the record's retries. */
+static json_t *S_retry(json_t *e)
+{
+	json_t *j = json_pack("{s:O, s:O, s:O, s:O, s:O, s:O}", "reason", json_object_get(e, "reason"),
+		"started", json_object_get(e, "started"), "finished", json_object_get(e, "finished"),
+		"trials", json_object_get(e, "trials"), "load_before", json_object_get(e, "load_before"),
+		"load_after", json_object_get(e, "load_after"));
+	if (json_object_get(e, "sentinel"))
+		json_object_set(j, "sentinel", json_object_get(e, "sentinel"));
+	json_object_set(j, "pass", json_object_get(e, "pass"));
+	return j;
+}
+
+/* A pass as the record lists it: what it was, without its blocks and samples. */
+static json_t *S_pass_summary(json_t *e)
+{
+	static const char *const keys[] = { "pass", "cpu", "started", "finished", "calm", "reason",
+		"min_cycles_per_call", "involuntary_switches", "steal_ms", "sentinel", NULL };
+	json_t *j = json_object();
+	size_t i;
+	for (i = 0; keys[i]; i++)
+		if (json_object_get(e, keys[i]))
+			json_object_set(j, keys[i], json_object_get(e, keys[i]));
+	json_object_set_new(j, "blocks", json_integer((json_int_t)json_array_size(json_object_get(e,
+		"trials"))));
+	json_object_set(j, "calls_per_block", json_object_get(json_object_get(e, "calibration"),
+		"calls_per_round"));
+	return j;
+}
+
+/* A member of a pass entry (a new reference), null when it has none. */
+static json_t *S_get(json_t *e, const char *key)
+{
+	json_t *v = e ? json_object_get(e, key) : NULL;
+	return v ? json_incref(v) : json_null();
+}
+
+static void S_append_all(json_t *to, json_t *from)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(from, i, x)
+		json_array_append(to, x);
+}
+
+const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_build_result *b,
+	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes, json_t *entries)
 {
 	hb_driver_setup setup = hb_run_driver(r);
 	hb_driver_cmd drv;
-	char **argv = drv.argv, started[32], finished[32];
-	char *path = hb_run_record_path(r, inst, bytes), *dir;
-	hb_child run;
-	json_t *rec, *cmd, *env, *res, *child = NULL, *trials;
-	const char *status = "ok";
-	char *detail = NULL;
+	char *path = hb_run_record_path(r, inst, bytes), *dir, num[32];
+	json_t *rec, *env, *res, *e, *failed = NULL, *first = NULL, *last = NULL, *headline = NULL;
+	json_t *trials = json_array(), *samples = json_array(), *retries = json_array(),
+		*passes = json_array();
+	const char *status = "ok", *detail = NULL;
 	unsigned limit = r->o->time_limit_s ? r->o->time_limit_s : r->prof->time_limit_s;
-	long long khz = -1, khz_after = -1;
-	json_t *retries = json_array(), *load_before = NULL, *load_after = NULL, *sentinel = NULL;
-	char *rel = hb_sprintf("%s", path + strlen(r->sysdir) + 1);
-	int i, attempt, disturbed = 0;
+	int disturbed = 0;
+	size_t i;
 
-	hb_driver_cmd_init(&drv, &setup, b->library, bytes, inst->digest_bits);
-	memset(&run, 0, sizeof(run));
-
-	for (attempt = 0;; attempt++) {
-		char why[160];
-		status = "ok";
-		load_before = S_loadavg();
-		khz = S_cur_khz(r);
-		hb_utc_now(started);
-		json_decref(child);
-		free(detail);
-		status = hb_driver_run(&run, &child, &detail, &drv, b->library, limit);
-		hb_utc_now(finished);
-		load_after = S_loadavg();
-		khz_after = S_cur_khz(r);
-		json_decref(sentinel);
-		disturbed = 0;
-		if (strcmp(status, "ok") == 0) {
-			char swhy[160];
-			int off = S_sentinel_attempt(r, &sentinel, swhy, sizeof(swhy), child, rel, attempt);
-			disturbed = S_disturbed(why, sizeof(why), json_object_get(child, "trials"));
-			if (off && !disturbed)
-				snprintf(why, sizeof(why), "%s", swhy);
-			disturbed |= off;
+	json_array_foreach(entries, i, e)
+		if (!failed && strcmp(json_string_value(json_object_get(e, "status")), "ok") != 0)
+			failed = e;
+	if (failed) {
+		status = json_string_value(json_object_get(failed, "status"));
+		detail = json_string_value(json_object_get(failed, "detail"));
+		first = failed;
+	} else if (json_array_size(entries) == 0) {
+		status = "error";
+		detail = "no pass measured this size";
+	} else if (hb_pass_headline(&headline, &disturbed, entries, bytes) != 0) {
+		status = "error";
+		detail = hb_error_last();
+	} else {
+		size_t ncalm = 0;
+		json_array_foreach(entries, i, e)
+			ncalm += json_is_true(json_object_get(e, "calm"));
+		json_array_foreach(entries, i, e) {
+			int calm = json_is_true(json_object_get(e, "calm"));
+			json_array_append_new(passes, S_pass_summary(e));
+			if (!calm)
+				json_array_append_new(retries, S_retry(e));
+			if (!calm && ncalm > 0)
+				continue; /* kept as evidence, not in the figures */
+			if (!first)
+				first = e;
+			last = e;
+			S_append_all(trials, json_object_get(e, "trials"));
+			S_append_all(samples, json_object_get(e, "samples"));
 		}
-		if (!disturbed || attempt == MAX_RETRIES)
-			break;
-		/* a disturbed attempt is kept as evidence, and the record measured again */
-		json_array_append_new(retries, json_pack("{s:s, s:s, s:s, s:O, s:o, s:o, s:O*}", "reason",
-			why, "started", started, "finished", finished, "trials",
-			json_object_get(child, "trials"), "load_before", load_before, "load_after", load_after,
-			"sentinel", sentinel));
-		hb_run_note(r, "%s (%s) hash_%llu: %s; measuring again", inst->name, inst->impl, bytes, why);
-		json_decref(child);
-		child = NULL;
 	}
-	if (detail) {
-		char *nl;
-		while ((nl = strchr(detail, '\n')) != NULL)
-			*nl = ' ';
-	}
+	if (!last)
+		last = first;
 
 	rec = json_object();
 	json_object_set_new(rec, "schema", json_string("hashbench.record/1"));
@@ -340,61 +260,69 @@ const char *hb_run_measure(hb_run *r, const hb_instance *inst, const hb_build_re
 		json_object_set_new(rec, "detail", json_string(detail));
 	json_object_set_new(rec, "kat", json_string(kat_result));
 	json_object_set_new(rec, "profile", json_string(r->prof->name));
-	cmd = json_array();
-	json_array_append_new(cmd, json_string("hashbench-measure"));
-	for (i = 1; argv[i]; i++)
-		json_array_append_new(cmd, json_string(argv[i]));
-	json_object_set_new(rec, "command", cmd);
+	json_object_set_new(rec, "command", first && json_object_get(first, "command") ?
+		json_incref(json_object_get(first, "command")) : json_array());
 	json_object_set_new(rec, "build", hb_run_build_json(b, inst));
 	env = json_object();
-	json_object_set_new(env, "cpu", json_integer(r->cpu));
+	json_object_set_new(env, "cpu", first ? json_incref(json_object_get(first, "cpu")) :
+		json_integer(r->cpu));
 	json_object_set_new(env, "counter", json_string(hb_counter_name(&r->counter)));
 	json_object_set_new(env, "governor", hb_json_str_or_null(r->env->governor));
-	json_object_set_new(env, "cur_khz", hb_json_int_or_null(khz));
-	json_object_set_new(env, "cur_khz_after", hb_json_int_or_null(khz_after));
-	json_object_set_new(env, "load_before", load_before ? load_before : json_null());
-	json_object_set_new(env, "load_after", load_after ? load_after : json_null());
-	json_object_set_new(env, "started", json_string(started));
-	json_object_set_new(env, "finished", json_string(finished));
+	json_object_set_new(env, "cur_khz", S_get(first, "cur_khz"));
+	json_object_set_new(env, "cur_khz_after", S_get(last, "cur_khz_after"));
+	json_object_set_new(env, "load_before", S_get(first, "load_before"));
+	json_object_set_new(env, "load_after", S_get(last, "load_after"));
+	if (first && json_object_get(first, "started")) {
+		json_object_set(env, "started", json_object_get(first, "started"));
+		json_object_set(env, "finished", json_object_get(last, "finished"));
+	} else {
+		char now[32];
+		hb_utc_now(now);
+		json_object_set_new(env, "started", json_string(now));
+		json_object_set_new(env, "finished", json_string(now));
+	}
 	json_object_set_new(rec, "environment", env);
 	json_object_set_new(rec, "sandbox", hb_sandbox_json(limit));
-	if (run.output_len) {
+	if (first && json_object_get(first, "output")) {
 		/* what the library printed: text in the record, never parsed */
-		json_object_set_new(rec, "output", json_stringn_nocheck(run.output, run.output_len));
-		json_object_set_new(rec, "output_truncated", json_boolean(run.output_truncated));
+		json_object_set(rec, "output", json_object_get(first, "output"));
+		json_object_set(rec, "output_truncated", json_object_get(first, "output_truncated"));
 	}
 	json_object_set_new(rec, "input", json_pack("{s:s, s:I}", "generator", "splitmix64",
-		"seed", child && json_is_integer(json_object_get(child, "message_seed")) ?
-		json_integer_value(json_object_get(child, "message_seed")) : (json_int_t)0));
-	if (child && json_object_get(child, "calibration"))
-		json_object_set(rec, "calibration", json_object_get(child, "calibration"));
-	trials = strcmp(status, "ok") == 0 ? json_object_get(child, "trials") : NULL;
-	json_object_set_new(rec, "trials", trials ? json_incref(trials) : json_array());
-	if (trials && json_is_array(json_object_get(child, "samples"))) {
-		double spread = S_spread_pct(json_object_get(child, "samples"));
-		json_object_set(rec, "samples", json_object_get(child, "samples"));
+		"seed", first && json_is_integer(json_object_get(first, "message_seed")) ?
+		json_integer_value(json_object_get(first, "message_seed")) : (json_int_t)0));
+	if (first && json_object_get(first, "calibration"))
+		json_object_set(rec, "calibration", json_object_get(first, "calibration"));
+	json_object_set(rec, "trials", strcmp(status, "ok") == 0 ? trials : json_array());
+	if (strcmp(status, "ok") == 0) {
+		double spread = S_spread_pct(samples);
+		json_object_set(rec, "samples", samples);
 		if (spread > r->spread_limit) {
 			r->sum.unstable++;
 			hb_run_note(r, "%s (%s) hash_%llu: spread %.1f %% of the median, above %.1f %%",
 				inst->name, inst->impl, bytes, spread, r->spread_limit);
 		}
+		json_object_set_new(rec, "headline", headline);
+		json_object_set(rec, "passes", passes);
+		if (json_object_get(last, "sentinel"))
+			json_object_set(rec, "sentinel", json_object_get(last, "sentinel"));
 	}
-	json_object_set_new(rec, "disturbed", json_boolean(disturbed));
-	json_object_set_new(rec, "retries", retries);
-	if (sentinel && strcmp(status, "ok") == 0)
-		json_object_set(rec, "sentinel", sentinel);
-	if (json_array_size(retries))
+	json_object_set_new(rec, "disturbed", json_boolean(strcmp(status, "ok") == 0 && disturbed));
+	json_object_set(rec, "retries", strcmp(status, "ok") == 0 ? retries : json_array());
+	if (strcmp(status, "ok") == 0 && json_array_size(retries))
 		r->sum.remeasured++;
-	if (disturbed)
+	if (strcmp(status, "ok") == 0 && disturbed)
 		r->sum.disturbed++;
 	res = json_object();
 	json_object_set_new(res, "static_bytes", json_integer((json_int_t)sizes->total));
 	json_object_set_new(res, "text_bytes", json_integer((json_int_t)sizes->text));
 	json_object_set_new(res, "data_bytes", json_integer((json_int_t)sizes->data));
 	if (strcmp(status, "ok") == 0) {
-		json_t *cr = json_object_get(child, "resources");
+		json_t *cr = json_object_get(first, "resources");
 		json_object_set(res, "baseline_rss_kib", json_object_get(cr, "baseline_rss_kib"));
 		json_object_set(res, "peak_rss_kib", json_object_get(cr, "peak_rss_kib"));
+		snprintf(num, sizeof(num), "%llu", bytes);
+		hb_driver_cmd_init(&drv, &setup, b->library, num, NULL, 0, inst->digest_bits);
 		S_memory(r, rec, res, &drv, b, limit);
 	} else {
 		json_object_set_new(res, "baseline_rss_kib", json_null());
@@ -412,13 +340,16 @@ const char *hb_run_measure(hb_run *r, const hb_instance *inst, const hb_build_re
 			detail && strncmp(detail, status, strlen(status)) == 0 ? "" : status,
 			detail && strncmp(detail, status, strlen(status)) != 0 ? ": " : "",
 			detail ? detail : "");
+	/* status may point into rec or entries: the caller's copy is a static name */
+	status = strcmp(status, "ok") == 0 ? "ok" : strcmp(status, "timeout") == 0 ? "timeout" :
+		strcmp(status, "crash") == 0 ? "crash" : strcmp(status, "violation") == 0 ?
+		"violation" : "error";
 	json_decref(rec);
-	json_decref(child);
-	json_decref(sentinel);
-	hb_child_clear(&run);
-	free(detail);
+	json_decref(trials);
+	json_decref(samples);
+	json_decref(retries);
+	json_decref(passes);
 	free(dir);
 	free(path);
-	free(rel);
 	return status;
 }

@@ -14,14 +14,20 @@
 #include "hashbench.h"
 
 #define NSIZES_MAX 64
-#define MAX_RETRIES 2          /* a disturbed record is measured again at most this often */
-#define DISTURBED_PCT 10.0     /* a round this far from the median round is a disturbance */
-#define HB_SENTINEL_LIMIT_PCT 3.0 /* a sentinel this far from the campaign's median, likewise */
+#define MAX_RETRIES 2          /* a library's disturbed passes are measured again at most this often */
+#define HB_SENTINEL_FLOOR_PCT 3.0 /* the sentinel's limit is never below this */
+#define HB_SENTINEL_SIGMAS 3.5    /* nor below this many robust standard deviations of its noise */
+#define HB_SWITCHES_BASE 5.0      /* a pass switched out against its will more often than this */
+#define HB_SWITCHES_PER_S 20.0    /* plus this per second it timed, shared its CPU */
+#define HB_STEAL_MIN_MS 30.0      /* a pass from which the host stole more than this */
+#define HB_STEAL_PCT 25.0         /* and more than this share of its time, is disturbed */
+#define HB_HEADLINE_ESTIMATOR "median-of-pass-minima"
 
+/* A campaign's measuring: passes over every library, each timing every size in blocks. */
 typedef struct {
 	const char *name;
-	int rounds;
-	unsigned round_ms, warmup_ms, max_calls, time_limit_s;
+	int passes, blocks, samples;
+	unsigned block_us, warmup_ms, max_calls, time_limit_s;
 } hb_run_profile;
 
 typedef struct hb_run_plan hb_run_plan;
@@ -86,15 +92,34 @@ const char *hb_run_flags_label(const hb_instance *inst);
 json_t *hb_run_declared_json(const hb_instance *inst);
 char *hb_run_record_path(const hb_run *r, const hb_instance *inst, unsigned long long bytes);
 int hb_run_record_reusable(const hb_run *r, const char *path, const hb_build_result *b);
+/* Write the record of one size from its passes (passes.c entries, in the order measured), with
+ * the exact memory of one call; its status ("ok", "error", …), static text. */
+const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_build_result *b,
+	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes, json_t *entries);
+
+/* stats.c: the median of v[0..n) (sorted in place); -1 when n is 0. */
+double hb_median(double *v, size_t n);
+
+/* passes.c */
 hb_driver_setup hb_run_driver(const hb_run *r);
-/* Measure one record on r->cpu and write it; its status ("ok", "error", …), static text. */
-const char *hb_run_measure(hb_run *r, const hb_instance *inst, const hb_build_result *b,
-	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes);
+/* Pass `pass` (0-based) of inst over sizes[0..n) on r->cpu (calls: each size's calls per block
+ * from an earlier pass, or NULL to calibrate): an object with one entry per size, keyed by its
+ * bytes: {pass, cpu, status, detail?, calm, reason, sentinel, involuntary_switches, steal_ms,
+ * started, finished, command, calibration, trials, samples, min_cycles_per_call, …}. A size
+ * that fails is found by timing each size alone, so the others keep their figures. */
+json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b,
+	const unsigned long long *sizes, const unsigned long long *calls, size_t n, int pass);
+/* The headline of one size's entries (NULL without figures) and whether it is disturbed (fewer
+ * than two calm passes). */
+int hb_pass_headline(json_t **out, int *disturbed, json_t *entries, unsigned long long bytes);
 
 /* sentinel.c: the sentinel's readings and the campaign's median per timing CPU. */
+/* limit_pct > 0 fixes the limit (--sentinel-limit); 0 sets it from the calibration. */
 int hb_sentinel_new(hb_sentinel **out, double limit_pct);
 void hb_sentinel_free(hb_sentinel *s);
 double hb_sentinel_limit(const hb_sentinel *s);
+/* After the calibration of every timing CPU: the noise floor, and the limit when not fixed. */
+void hb_sentinel_set_limit(hb_sentinel *s);
 /* The median of the readings on cpu so far; < 0 when there are none. */
 double hb_sentinel_reference(const hb_sentinel *s, int cpu);
 /* Time the sentinel a few times on cpu, without a library, and keep the readings. */
@@ -104,7 +129,11 @@ json_t *hb_sentinel_reading_json(const hb_run *r, int cpu, const char *when, con
 	int attempt, unsigned long long cycles, unsigned long long ns);
 /* Keep readings (an array of hb_sentinel_reading_json objects) in the trace and the medians. */
 void hb_sentinel_add(hb_sentinel *s, json_t *readings);
-void hb_sentinel_count(hb_sentinel *s, int disturbed, int remeasured);
+/* Add a library's records marked disturbed and measured again. */
+void hb_sentinel_count(hb_sentinel *s, size_t disturbed, size_t remeasured);
+/* The largest robust standard deviation of the calibration readings over the timing CPUs, in %
+ * (-1 before hb_sentinel_set_limit). */
+double hb_sentinel_noise_floor(const hb_sentinel *s);
 /* Is before or after more than limit_pct from reference? Fills why and the larger deviation
  * (-1 without a reference). */
 int hb_sentinel_judge(char *why, size_t n, double *out_dev, double reference,

@@ -1,6 +1,8 @@
 /* schedule.c — the order of a campaign's work: which libraries this run (or shard) takes, their
- * builds and KAT checks in parallel worker processes, then their records timed one at a time
- * per timing CPU, everything reported and counted in the same order whatever the parallelism. */
+ * builds and KAT checks in parallel worker processes, then passes over all libraries timed one
+ * at a time per timing CPU (pass 1 of every library, then pass 2, …, then the passes measured
+ * again), then each library's records written from its passes; everything reported and counted
+ * in the same order whatever the parallelism. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdlib.h>
@@ -18,6 +20,9 @@ typedef struct {
 	const char *kat;              /* "PASS", "FAIL" or "ERROR" */
 	int timed;                    /* its records are to be measured */
 	hb_elf_sizes sizes;           /* its static size and split */
+	unsigned char kept[NSIZES_MAX]; /* the record of that size is kept from an earlier run */
+	json_t *entries;              /* bytes -> the passes of that size, in the order measured */
+	int disturbed_passes;         /* passes judged disturbed so far */
 } S_lib;
 
 struct hb_run_plan {
@@ -28,7 +33,7 @@ struct hb_run_plan {
 typedef struct {
 	hb_run *r;
 	hb_campaign_summary *out;
-	size_t per_lib;               /* tasks per library in the overlapping order: 1 + sizes */
+	size_t npasses;               /* passes of every library, then at most MAX_RETRIES more */
 	double build_s, kat_s, timing_s;
 	uint64_t t_prepared;
 } S_ctx;
@@ -69,6 +74,7 @@ void hb_run_plan_free(hb_run_plan *p)
 	for (i = 0; i < p->nlibs; i++) {
 		free(p->libs[i].name);
 		hb_build_result_free(p->libs[i].b);
+		json_decref(p->libs[i].entries);
 	}
 	free(p->libs);
 	free(p);
@@ -121,28 +127,51 @@ int hb_run_plan_make(hb_run *r, const hb_catalog *cat)
 		json_decref(mine);
 	}
 	r->plan = p;
-	r->total = p->nlibs * (1 + r->nsizes);
+	r->total = p->nlibs * (1 + (size_t)r->prof->passes + r->nsizes);
 	return 0;
 }
 
 /* ---- the tasks ---- */
 
-/* Task t is library *lib's prepare task (build and KAT check) when *size is -1, else the record
- * of its size *size. Without --overlap all prepare tasks come first; with it, each library's
- * records follow its prepare task. */
-static void S_task_of(const S_ctx *c, size_t t, size_t *lib, long *size)
+/* The tasks, in order: each library's prepare task (build and KAT check); pass 1 of every
+ * library, pass 2, …, then MAX_RETRIES rounds of passes measured again (run only for a library
+ * with that many disturbed passes); then each library's records. With --overlap each library's
+ * first pass follows its own prepare task. */
+typedef enum { S_PREPARE, S_PASS, S_RECORDS } S_kind;
+
+static S_kind S_task_of(const S_ctx *c, size_t t, size_t *lib, int *pass)
 {
-	const hb_run_plan *p = c->r->plan;
-	if (c->r->o->overlap) {
-		*lib = t / c->per_lib;
-		*size = (long)(t % c->per_lib) - 1;
-	} else if (t < p->nlibs) {
-		*lib = t;
-		*size = -1;
-	} else {
-		*lib = (t - p->nlibs) / c->r->nsizes;
-		*size = (long)((t - p->nlibs) % c->r->nsizes);
+	size_t n = c->r->plan->nlibs;
+	*pass = -1;
+	if (t < 2 * n && c->r->o->overlap) {
+		*lib = t / 2;
+		*pass = t % 2 ? 0 : -1;
+		return t % 2 ? S_PASS : S_PREPARE;
 	}
+	*lib = t % n;
+	if (t < n)
+		return S_PREPARE;
+	if (t < n + n * c->npasses) {
+		*pass = (int)((t - n) / n);
+		return S_PASS;
+	}
+	return S_RECORDS;
+}
+
+/* The task t waits for: a library's first pass for its build (without --overlap, for every
+ * build), each later pass and its records for its pass before. */
+static ssize_t S_after(const S_ctx *c, size_t t)
+{
+	size_t n = c->r->plan->nlibs, lib;
+	int pass;
+	S_kind kind = S_task_of(c, t, &lib, &pass);
+	if (kind == S_PREPARE)
+		return -1;
+	if (kind == S_PASS && pass == 0)
+		return c->r->o->overlap ? (ssize_t)(2 * lib) : (ssize_t)n - 1;
+	if (c->r->o->overlap && t < 3 * n) /* pass 2 after pass 1, at 2 * lib + 1 */
+		return (ssize_t)(2 * lib + 1);
+	return (ssize_t)(t - n);
 }
 
 static double S_seconds_since(uint64_t t0)
@@ -229,49 +258,119 @@ static int S_prepare(hb_run *r, S_lib *lib, hb_buf *out)
 	return S_blob(out, j);
 }
 
-static int S_time(hb_run *r, const S_lib *lib, unsigned long long bytes, int slot, hb_buf *out)
+/* The sizes of lib a pass measures: those not kept and not yet failed. */
+static size_t S_pass_sizes(const hb_run *r, const S_lib *lib, unsigned long long *sizes,
+	unsigned long long *calls, int *have_calls)
 {
-	char *path = hb_run_record_path(r, lib->inst, bytes);
-	const char *status;
+	size_t i, n = 0;
+	*have_calls = 1;
+	for (i = 0; i < r->nsizes; i++) {
+		char key[32];
+		json_t *list, *e;
+		size_t k;
+		int failed = 0;
+		unsigned long long c = 0;
+		if (lib->kept[i])
+			continue;
+		snprintf(key, sizeof(key), "%llu", r->sizes[i]);
+		list = json_object_get(lib->entries, key);
+		json_array_foreach(list, k, e) {
+			failed |= strcmp(json_string_value(json_object_get(e, "status")), "ok") != 0;
+			if (!c)
+				c = (unsigned long long)json_integer_value(json_object_get(json_object_get(e,
+					"calibration"), "calls_per_round"));
+		}
+		if (failed)
+			continue;
+		if (!c)
+			*have_calls = 0;
+		sizes[n] = r->sizes[i];
+		calls[n++] = c;
+	}
+	return n;
+}
+
+static int S_pass(hb_run *r, const S_lib *lib, int pass, int slot, hb_buf *out)
+{
+	unsigned long long sizes[NSIZES_MAX], calls[NSIZES_MAX];
 	uint64_t t0 = hb_now_ns();
-	size_t unstable = r->sum.unstable, remeasured = r->sum.remeasured,
-		disturbed = r->sum.disturbed;
+	int have_calls;
+	size_t n = S_pass_sizes(r, lib, sizes, calls, &have_calls);
+	json_t *entries;
 
 	r->cpu = r->cpus[slot];
 	r->sentinel_batch = json_array();
-	if (!r->o->fresh && hb_run_record_reusable(r, path, lib->b))
-		status = "kept";
-	else
-		status = hb_run_measure(r, lib->inst, lib->b, lib->kat, bytes, &lib->sizes);
-	free(path);
+	entries = n ? hb_pass_run(r, lib->inst, lib->b, sizes, have_calls ? calls : NULL, n, pass) :
+		json_object();
 	/* the sentinel's readings go back to the parent, which keeps the campaign's trace */
-	return S_blob(out, json_pack("{s:s, s:I, s:I, s:I, s:o, s:f}", "status", status, "unstable",
+	return S_blob(out, json_pack("{s:o, s:o, s:f}", "entries", entries, "sentinel",
+		r->sentinel_batch, "timing_s", S_seconds_since(t0)));
+}
+
+static int S_records(hb_run *r, const S_lib *lib, int slot, hb_buf *out)
+{
+	json_t *statuses = json_array();
+	size_t i, unstable = r->sum.unstable, remeasured = r->sum.remeasured,
+		disturbed = r->sum.disturbed, disturbed_records = 0;
+	uint64_t t0 = hb_now_ns();
+
+	r->cpu = r->cpus[slot];
+	for (i = 0; i < r->nsizes; i++) {
+		char key[32];
+		const char *status;
+		size_t before = r->sum.disturbed;
+		snprintf(key, sizeof(key), "%llu", r->sizes[i]);
+		if (lib->kept[i])
+			status = "kept";
+		else
+			status = hb_run_record_write(r, lib->inst, lib->b, lib->kat, r->sizes[i],
+				&lib->sizes, json_object_get(lib->entries, key));
+		disturbed_records += r->sum.disturbed > before;
+		json_array_append_new(statuses, json_string(status));
+	}
+	(void)disturbed_records;
+	return S_blob(out, json_pack("{s:o, s:I, s:I, s:I, s:f}", "statuses", statuses, "unstable",
 		(json_int_t)(r->sum.unstable - unstable), "remeasured",
 		(json_int_t)(r->sum.remeasured - remeasured), "disturbed",
-		(json_int_t)(r->sum.disturbed - disturbed), "sentinel", r->sentinel_batch,
-		"timing_s", S_seconds_since(t0)));
+		(json_int_t)(r->sum.disturbed - disturbed), "timing_s", S_seconds_since(t0)));
 }
 
 static int S_run_task(void *ctx, size_t t, int slot, hb_buf *result)
 {
 	S_ctx *c = ctx;
 	size_t lib;
-	long size;
+	int pass;
+	S_kind kind;
 
 	c->r->tty = 0; /* the parent draws the progress line; a task prints whole lines */
-	S_task_of(c, t, &lib, &size);
-	if (size < 0)
+	kind = S_task_of(c, t, &lib, &pass);
+	if (kind == S_PREPARE)
 		return S_prepare(c->r, &c->r->plan->libs[lib], result);
-	return S_time(c->r, &c->r->plan->libs[lib], c->r->sizes[size], slot, result);
+	if (kind == S_PASS)
+		return S_pass(c->r, &c->r->plan->libs[lib], pass, slot, result);
+	return S_records(c->r, &c->r->plan->libs[lib], slot, result);
 }
 
 static int S_skip_task(void *ctx, size_t t)
 {
 	S_ctx *c = ctx;
-	size_t lib;
-	long size;
-	S_task_of(c, t, &lib, &size);
-	return size >= 0 && !c->r->plan->libs[lib].timed;
+	const hb_run *r = c->r;
+	unsigned long long sizes[NSIZES_MAX], calls[NSIZES_MAX];
+	size_t li;
+	int pass, have_calls;
+	S_kind kind = S_task_of(c, t, &li, &pass);
+	const S_lib *lib = &r->plan->libs[li];
+
+	if (kind == S_PREPARE)
+		return 0;
+	if (!lib->timed)
+		return 1;
+	if (kind == S_RECORDS)
+		return 0;
+	/* a pass measured again only for a library with that many disturbed passes */
+	if (pass >= r->prof->passes && lib->disturbed_passes <= pass - r->prof->passes)
+		return 1;
+	return S_pass_sizes(r, lib, sizes, calls, &have_calls) == 0;
 }
 
 static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
@@ -285,7 +384,7 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 	c->kat_s += json_real_value(json_object_get(j, "kat_s"));
 	if (!kat || !json_is_object(json_object_get(j, "build"))) {
 		c->out->build_failed++;
-		r->done += 1 + r->nsizes;
+		r->done += 1 + (size_t)r->prof->passes + r->nsizes;
 		hb_run_progress(r, what, "build failed");
 		return;
 	}
@@ -295,6 +394,15 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 	lib->sizes.text = (unsigned long long)json_integer_value(json_object_get(j, "text_bytes"));
 	lib->sizes.data = (unsigned long long)json_integer_value(json_object_get(j, "data_bytes"));
 	lib->timed = lib->b != NULL;
+	lib->entries = json_object();
+	if (!r->o->fresh && lib->b) {
+		size_t i;
+		for (i = 0; i < r->nsizes; i++) {
+			char *path = hb_run_record_path(r, lib->inst, r->sizes[i]);
+			lib->kept[i] = (unsigned char)hb_run_record_reusable(r, path, lib->b);
+			free(path);
+		}
+	}
 	r->done++;
 	hb_run_progress(r, what, lib->kat);
 	if (strcmp(lib->kat, "PASS") != 0) {
@@ -302,38 +410,89 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 		if (!r->o->time_failed) {
 			hb_run_note(r, "%s (%s): KAT %s, not timed (--time-failed times it anyway)",
 				lib->inst->name, lib->inst->impl, lib->kat);
-			r->done += r->nsizes;
+			r->done += (size_t)r->prof->passes + r->nsizes;
 			lib->timed = 0;
 		}
 	}
 }
 
-static void S_timed(S_ctx *c, const S_lib *lib, unsigned long long bytes, json_t *j)
+/* A pass handed back: its entries joined to the library's, its disturbance counted. */
+static void S_passed(S_ctx *c, S_lib *lib, int pass, json_t *j)
 {
 	hb_run *r = c->r;
-	const char *status = json_string_value(json_object_get(j, "status"));
+	json_t *entries = json_object_get(j, "entries"), *e;
+	const char *key;
 	char what[256];
+	int calm = 1, failed = 0;
 
-	if (!status)
-		status = "error";
+	c->timing_s += json_real_value(json_object_get(j, "timing_s"));
+	if (r->sentinel && json_is_array(json_object_get(j, "sentinel")))
+		hb_sentinel_add(r->sentinel, json_object_get(j, "sentinel"));
+	if (!json_is_object(entries)) {
+		/* the worker died: every size it measured fails with it */
+		size_t i;
+		unsigned long long sizes[NSIZES_MAX], calls[NSIZES_MAX];
+		int have_calls;
+		size_t n = S_pass_sizes(r, lib, sizes, calls, &have_calls);
+		entries = json_object();
+		json_object_set_new(j, "entries", entries);
+		for (i = 0; i < n; i++) {
+			char k[32];
+			snprintf(k, sizeof(k), "%llu", sizes[i]);
+			json_object_set_new(entries, k, json_pack("{s:i, s:s, s:s}", "pass", pass + 1,
+				"status", "error", "detail", "the campaign's worker died during the pass"));
+		}
+	}
+	json_object_foreach(entries, key, e) {
+		json_t *list = json_object_get(lib->entries, key);
+		if (!list) {
+			list = json_array();
+			json_object_set_new(lib->entries, key, list);
+		}
+		json_array_append(list, e);
+		if (strcmp(json_string_value(json_object_get(e, "status")), "ok") != 0)
+			failed++;
+		else if (!json_is_true(json_object_get(e, "calm")))
+			calm = 0;
+	}
+	if (!calm)
+		lib->disturbed_passes++;
+	if (pass < r->prof->passes)
+		r->done++;
+	snprintf(what, sizeof(what), "%s (%s) pass %d%s", lib->inst->name, lib->inst->impl, pass + 1,
+		pass < r->prof->passes ? "" : " (again)");
+	hb_run_progress(r, what, failed ? "failed" : calm ? "calm" : "disturbed");
+}
+
+static void S_recorded(S_ctx *c, const S_lib *lib, json_t *j)
+{
+	hb_run *r = c->r;
+	json_t *statuses = json_object_get(j, "statuses");
+	size_t i;
+
 	c->timing_s += json_real_value(json_object_get(j, "timing_s"));
 	r->sum.unstable += (size_t)json_integer_value(json_object_get(j, "unstable"));
 	r->sum.remeasured += (size_t)json_integer_value(json_object_get(j, "remeasured"));
 	r->sum.disturbed += (size_t)json_integer_value(json_object_get(j, "disturbed"));
-	if (r->sentinel && json_is_array(json_object_get(j, "sentinel"))) {
-		hb_sentinel_add(r->sentinel, json_object_get(j, "sentinel"));
-		hb_sentinel_count(r->sentinel, json_integer_value(json_object_get(j, "disturbed")) > 0,
-			json_integer_value(json_object_get(j, "remeasured")) > 0);
+	for (i = 0; i < r->nsizes; i++) {
+		const char *status = json_string_value(json_array_get(statuses, i));
+		char what[256];
+		if (!status)
+			status = "error";
+		if (strcmp(status, "kept") == 0)
+			c->out->kept++;
+		else if (strcmp(status, "ok") == 0)
+			c->out->measured++;
+		else
+			c->out->failed_records++;
+		snprintf(what, sizeof(what), "%s (%s) hash_%llu", lib->inst->name, lib->inst->impl,
+			r->sizes[i]);
+		r->done++;
+		hb_run_progress(r, what, status);
 	}
-	if (strcmp(status, "kept") == 0)
-		c->out->kept++;
-	else if (strcmp(status, "ok") == 0)
-		c->out->measured++;
-	else
-		c->out->failed_records++;
-	snprintf(what, sizeof(what), "%s (%s) hash_%llu", lib->inst->name, lib->inst->impl, bytes);
-	r->done++;
-	hb_run_progress(r, what, status);
+	if (r->sentinel)
+		hb_sentinel_count(r->sentinel, (size_t)json_integer_value(json_object_get(j,
+			"disturbed")), (size_t)json_integer_value(json_object_get(j, "remeasured")));
 }
 
 static void S_task_done(void *ctx, size_t t, const hb_pool_result *res)
@@ -342,30 +501,36 @@ static void S_task_done(void *ctx, size_t t, const hb_pool_result *res)
 	hb_run *r = c->r;
 	S_lib *lib;
 	size_t li;
-	long size;
+	int pass;
+	S_kind kind;
 	json_t *j;
 
-	S_task_of(c, t, &li, &size);
+	kind = S_task_of(c, t, &li, &pass);
 	lib = &r->plan->libs[li];
-	if (res->skipped)
+	if (res->skipped) {
+		if (kind == S_PASS && lib->timed && pass < r->prof->passes)
+			r->done++;
 		return;
+	}
 	if (r->tty && (res->err.len || res->out.len))
 		fputs("\r\033[K", r->o->progress);
 	hb_pool_replay(res, stdout, r->o->progress ? r->o->progress : stderr);
 	j = res->data.len ? json_loads((const char *)res->data.data, 0, NULL) : NULL;
 	if (!j) /* the worker died: count it as the step failing */
-		j = json_pack(size < 0 ? "{}" : "{s:s}", "status", "error");
-	if (size < 0)
+		j = json_object();
+	if (kind == S_PREPARE)
 		S_prepared(c, lib, j);
+	else if (kind == S_PASS)
+		S_passed(c, lib, pass, j);
 	else
-		S_timed(c, lib, r->sizes[size], j);
+		S_recorded(c, lib, j);
 	json_decref(j);
-	if (size < 0 && (r->o->overlap ? li + 1 == r->plan->nlibs : t + 1 == r->plan->nlibs))
+	if (kind == S_PREPARE && li + 1 == r->plan->nlibs)
 		c->t_prepared = hb_now_ns();
 }
 
-/* The sentinel's first readings on each timing CPU: the campaign's reference until the records
- * add theirs. */
+/* The sentinel's first readings on each timing CPU: the campaign's reference until the passes
+ * add theirs, and the machine's noise the limit is set from. */
 static void S_watch_start(hb_run *r)
 {
 	size_t i;
@@ -375,6 +540,11 @@ static void S_watch_start(hb_run *r)
 			hb_run_note(r, "warning: %s: records on CPU %d are not watched", hb_error_last(),
 				r->cpus[i]);
 		}
+	hb_sentinel_set_limit(r->sentinel);
+	hb_run_note(r, "the sentinel's noise on this machine: %.2f %% (robust standard deviation); "
+		"a pass more than %.1f %% off its median is measured again (%s)",
+		hb_sentinel_noise_floor(r->sentinel), hb_sentinel_limit(r->sentinel),
+		r->o->sentinel_limit_pct > 0 ? "--sentinel-limit" : "calibrated");
 }
 
 int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
@@ -384,14 +554,15 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 	hb_pool_task *tasks;
 	S_ctx c;
 	unsigned slots[2];
-	size_t a, i, ntasks = p->nlibs * (1 + r->nsizes);
+	size_t a, i, n = p->nlibs, ntasks;
 	uint64_t t0 = hb_now_ns();
 	int rc = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.r = r;
 	c.out = out;
-	c.per_lib = 1 + r->nsizes;
+	c.npasses = (size_t)r->prof->passes + MAX_RETRIES;
+	ntasks = n * (1 + c.npasses + 1);
 	for (a = 0; a < cat->nalgorithms && rc == 0; a++) {
 		int used = 0;
 		for (i = 0; i < p->nlibs; i++)
@@ -400,7 +571,7 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 				(rc = hb_run_kat_manifest(r, &cat->algorithms[a])) != 0))
 			return rc;
 	}
-	if (ntasks == 0)
+	if (n == 0)
 		return 0;
 	S_watch_start(r);
 	tasks = calloc(ntasks, sizeof(*tasks));
@@ -408,12 +579,9 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 		return hb_error_set("out of memory");
 	for (i = 0; i < ntasks; i++) {
 		size_t lib;
-		long size;
-		S_task_of(&c, i, &lib, &size);
-		tasks[i].cls = size < 0 ? 0 : 1;
-		/* a record waits for its library; without --overlap, for every library */
-		tasks[i].after = size < 0 ? -1 : r->o->overlap ? (ssize_t)(lib * c.per_lib) :
-			(ssize_t)p->nlibs - 1;
+		int pass;
+		tasks[i].cls = S_task_of(&c, i, &lib, &pass) == S_PREPARE ? 0 : 1;
+		tasks[i].after = S_after(&c, i);
 	}
 	slots[0] = r->jobs;
 	slots[1] = (unsigned)r->ncpus;

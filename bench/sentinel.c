@@ -1,7 +1,9 @@
 /* sentinel.c — the watch on the machine's speed: the sentinel workload (sentinel_work.c), timed
- * on each timing CPU when the timing starts and by the driver before and after every record, is
- * judged against the campaign's median on that CPU; a record whose sentinel is off by more than
- * the limit is measured again. The whole trace is written to sentinel.json. */
+ * on each timing CPU when the timing starts and by the driver before and after every pass, is
+ * judged against the campaign's median on that CPU; a pass whose sentinel is off by more than
+ * the limit is measured again. The limit is calibrated from the machine's own noise (the larger
+ * of a floor and 3.5 robust standard deviations of the first readings) unless fixed by hand.
+ * The whole trace is written to sentinel.json. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
@@ -12,10 +14,11 @@
 #include "run.h"
 #include "sentinel_work.h"
 
-#define CALIBRATION_RUNS 7
+#define CALIBRATION_RUNS 15
 
 struct hb_sentinel {
-	double limit_pct;
+	double limit_pct, noise_pct; /* noise: robust standard deviation of the calibration, % */
+	int fixed;                   /* the limit was given (--sentinel-limit) */
 	json_t *readings;            /* sentinel.json's readings, in the order they were judged */
 	struct { int cpu; double *v; size_t n, cap; } cpus[HB_MAX_CPUS];
 	size_t ncpus;
@@ -27,7 +30,9 @@ int hb_sentinel_new(hb_sentinel **out, double limit_pct)
 	hb_sentinel *s = calloc(1, sizeof(*s));
 	if (!s)
 		return hb_error_set("out of memory");
-	s->limit_pct = limit_pct > 0 ? limit_pct : HB_SENTINEL_LIMIT_PCT;
+	s->fixed = limit_pct > 0;
+	s->limit_pct = limit_pct > 0 ? limit_pct : HB_SENTINEL_FLOOR_PCT;
+	s->noise_pct = -1;
 	s->readings = json_array();
 	*out = s;
 	return 0;
@@ -47,12 +52,6 @@ void hb_sentinel_free(hb_sentinel *s)
 double hb_sentinel_limit(const hb_sentinel *s)
 {
 	return s->limit_pct;
-}
-
-static int S_cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return a < b ? -1 : a > b;
 }
 
 static void S_value(hb_sentinel *s, int cpu, double cycles)
@@ -89,10 +88,38 @@ double hb_sentinel_reference(const hb_sentinel *s, int cpu)
 	if (!v)
 		return -1;
 	memcpy(v, s->cpus[i].v, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), S_cmp_double);
-	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	m = hb_median(v, n);
 	free(v);
 	return m;
+}
+
+/* 1.4826 times the median absolute deviation of cpu's readings, in % of their median: their
+ * standard deviation, were they normal, without being swayed by a few far ones. */
+static double S_robust_sd_pct(const hb_sentinel *s, size_t i)
+{
+	double med, *d;
+	size_t k, n = s->cpus[i].n;
+	if (!n || !(d = malloc(n * sizeof(*d))))
+		return -1;
+	memcpy(d, s->cpus[i].v, n * sizeof(*d));
+	med = hb_median(d, n);
+	for (k = 0; k < n; k++)
+		d[k] = fabs(s->cpus[i].v[k] - med);
+	med = med > 0 ? 1.4826 * hb_median(d, n) / med * 100 : -1;
+	free(d);
+	return med;
+}
+
+void hb_sentinel_set_limit(hb_sentinel *s)
+{
+	size_t i;
+	for (i = 0; i < s->ncpus; i++) {
+		double sd = S_robust_sd_pct(s, i);
+		if (sd > s->noise_pct)
+			s->noise_pct = sd;
+	}
+	if (!s->fixed && s->noise_pct > 0 && HB_SENTINEL_SIGMAS * s->noise_pct > s->limit_pct)
+		s->limit_pct = HB_SENTINEL_SIGMAS * s->noise_pct;
 }
 
 json_t *hb_sentinel_reading_json(const hb_run *r, int cpu, const char *when, const char *record,
@@ -118,10 +145,15 @@ void hb_sentinel_add(hb_sentinel *s, json_t *readings)
 	}
 }
 
-void hb_sentinel_count(hb_sentinel *s, int disturbed, int remeasured)
+void hb_sentinel_count(hb_sentinel *s, size_t disturbed, size_t remeasured)
 {
-	s->disturbed += disturbed != 0;
-	s->remeasured += remeasured != 0;
+	s->disturbed += disturbed;
+	s->remeasured += remeasured;
+}
+
+double hb_sentinel_noise_floor(const hb_sentinel *s)
+{
+	return s->noise_pct;
 }
 
 int hb_sentinel_calibrate(hb_sentinel *s, hb_run *r, int cpu)
@@ -184,8 +216,7 @@ double hb_sentinel_noise(const hb_sentinel *s, int cpu)
 		return -1;
 	for (k = 0; k < n; k++)
 		d[k] = fabs(s->cpus[i].v[k] - ref) / ref * 100;
-	qsort(d, n, sizeof(*d), S_cmp_double);
-	m = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+	m = hb_median(d, n);
 	free(d);
 	return m;
 }
@@ -213,7 +244,10 @@ json_t *hb_sentinel_summary(const hb_sentinel *s)
 		json_object_set_new(med, key, json_real(hb_sentinel_reference(s, s->cpus[i].cpu)));
 		json_object_set_new(rest, key, json_real(hb_sentinel_noise(s, s->cpus[i].cpu)));
 	}
-	return json_pack("{s:f, s:s, s:I, s:I, s:I, s:o, s:o}", "limit_pct", s->limit_pct, "workload",
+	return json_pack("{s:f, s:o, s:f, s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "limit_pct",
+		s->limit_pct, "noise_floor_pct", s->noise_pct >= 0 ? json_real(s->noise_pct) :
+		json_null(), "limit_floor_pct", HB_SENTINEL_FLOOR_PCT, "limit_source",
+		s->fixed ? "--sentinel-limit" : "calibrated", "workload",
 		HB_SENTINEL_WORKLOAD, "readings", (json_int_t)json_array_size(s->readings),
 		"disturbed_records", (json_int_t)s->disturbed, "remeasured_records",
 		(json_int_t)s->remeasured, "median_cycles", med, "median_deviation_pct", rest);
@@ -222,8 +256,11 @@ json_t *hb_sentinel_summary(const hb_sentinel *s)
 int hb_sentinel_write(const hb_sentinel *s, const char *sysdir)
 {
 	char *path = hb_sprintf("%s/sentinel.json", sysdir);
-	json_t *j = json_pack("{s:s, s:s, s:f, s:O}", "schema", "hashbench.sentinel/1", "workload",
-		HB_SENTINEL_WORKLOAD, "limit_pct", s->limit_pct, "readings", s->readings);
+	json_t *j = json_pack("{s:s, s:s, s:f, s:o, s:f, s:s, s:O}", "schema", "hashbench.sentinel/1",
+		"workload", HB_SENTINEL_WORKLOAD, "limit_pct", s->limit_pct, "noise_floor_pct",
+		s->noise_pct >= 0 ? json_real(s->noise_pct) : json_null(), "limit_floor_pct",
+		HB_SENTINEL_FLOOR_PCT, "limit_source", s->fixed ? "--sentinel-limit" : "calibrated",
+		"readings", s->readings);
 	int rc = hb_json_write(path, j);
 	json_decref(j);
 	free(path);

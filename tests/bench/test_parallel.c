@@ -11,17 +11,24 @@
 
 #define FIXTURES HBT_FIXTURES "/submissions"
 
-/* The lines of text without those that depend on timing (disturbed rounds measured again,
- * spreads, the count of such figures), so runs can be compared line for line. */
+/* The lines of text without those that depend on timing (disturbed passes measured again,
+ * spreads, the sentinel's noise), a pass's verdict (calm or disturbed) made "timed", so runs can
+ * be compared line for line. */
 static char *S_steady_lines(const char *text)
 {
 	char *copy = hb_strdup(text), *line, *save = NULL, *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (!strstr(line, "measuring again") && !strstr(line, "spread") &&
-			!strstr(line, "the sentinel's readings")) /* what the machine did, run by run */
-			fprintf(f, "%s\n", line);
+		if (!strstr(line, "measured again") && !strstr(line, "(again)") &&
+			!strstr(line, "spread") && !strstr(line, "the sentinel's")) {
+			/* what the machine did, run by run */
+			char *verdict = strstr(line, " pass ");
+			if (verdict && (verdict = strstr(verdict, ": ")) != NULL)
+				fprintf(f, "%.*s: timed\n", (int)(verdict - line), line);
+			else
+				fprintf(f, "%s\n", line);
+		}
 	fclose(f);
 	free(copy);
 	return out;
@@ -87,9 +94,13 @@ Test(parallel, jobs_change_nothing_but_the_wall_time, .timeout = 600)
 	s2 = S_steady_lines(e2);
 	/* the same progress and notes in the same order: KAT lines first, then the records */
 	cr_expect_str_eq(s2, s1);
-	cr_expect(strstr(s1, "[1/24] SHA3-256 (reference) KAT: PASS") != NULL, "%s", s1);
-	cr_expect(strstr(s1, "[8/24] SM3 (openssl) KAT: PASS\nhashbench: [9/24] SHA3-256 "
-		"(reference) hash_32: ok") != NULL, "timing starts after every KAT check: %s", s1);
+	cr_expect(strstr(s1, "[1/48] SHA3-256 (reference) KAT: PASS") != NULL, "%s", s1);
+	cr_expect(strstr(s1, "[8/48] SM3 (openssl) KAT: PASS\nhashbench: [9/48] SHA3-256 "
+		"(reference) pass 1: timed") != NULL, "timing starts after every KAT check: %s", s1);
+	cr_expect(strstr(s1, "[16/48] SM3 (openssl) pass 1: timed\nhashbench: [17/48] SHA3-256 "
+		"(reference) pass 2: timed") != NULL, "pass 2 after pass 1 of every library: %s", s1);
+	cr_expect(strstr(s1, "[33/48] SHA3-256 (reference) hash_32: ok") != NULL,
+		"the records after the passes: %s", s1);
 	one = hb_path_join(data, "one");
 	two = hb_path_join(data, "two");
 	l1 = S_listing(one);
@@ -134,8 +145,8 @@ Test(parallel, overlap_times_each_library_after_its_own_check, .timeout = 600)
 
 	cr_assert_eq(S_run(&err, data, "ov", extra), 0, "%s", err);
 	steady = S_steady_lines(err);
-	cr_expect(strstr(steady, "[1/24] SHA3-256 (reference) KAT: PASS\nhashbench: [2/24] SHA3-256 "
-		"(reference) hash_32: ok") != NULL, "%s", steady);
+	cr_expect(strstr(steady, "[1/48] SHA3-256 (reference) KAT: PASS\nhashbench: [2/48] SHA3-256 "
+		"(reference) pass 1: timed") != NULL, "%s", steady);
 	free(steady);
 	sys_dir = hb_path_join(data, "ov");
 	sys = S_json(sys_dir, "system.json");
@@ -162,14 +173,16 @@ Test(parallel, two_timing_cpus_share_the_records, .timeout = 600)
 	cr_assert_eq(S_run(&err, data, "cp", extra), 0, "%s", err);
 	sys_dir = hb_path_join(data, "cp");
 	for (i = 0; recs[i]; i++) {
-		json_t *r = S_json(sys_dir, recs[i]);
-		json_int_t cpu = json_integer_value(json_object_get(json_object_get(r, "environment"),
-			"cpu"));
-		cr_assert(cpu == 0 || cpu == 1, "%s: cpu %lld", recs[i], (long long)cpu);
-		seen[cpu] = 1;
+		json_t *r = S_json(sys_dir, recs[i]), *p;
+		size_t k;
+		json_array_foreach(json_object_get(r, "passes"), k, p) {
+			json_int_t cpu = json_integer_value(json_object_get(p, "cpu"));
+			cr_assert(cpu == 0 || cpu == 1, "%s: cpu %lld", recs[i], (long long)cpu);
+			seen[cpu] = 1;
+		}
 		json_decref(r);
 	}
-	cr_expect(seen[0] && seen[1], "records were timed on both CPUs");
+	cr_expect(seen[0] && seen[1], "passes were timed on both CPUs");
 	sys = S_json(sys_dir, "system.json");
 	cr_expect_eq(json_array_size(json_object_get(json_object_get(sys, "campaign"),
 		"timing_cpus")), 2);

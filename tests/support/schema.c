@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -62,6 +63,27 @@ static int S_check_record(json_t *j, const char *path, char **why)
 	if (strcmp(status, "ok") == 0 &&
 		(!json_is_integer(json_object_get(json_object_get(j, "resources"), "peak_rss_kib"))))
 		return S_fail(why, path, "resources.peak_rss_kib: expected an integer", NULL);
+	if (strcmp(status, "ok") == 0 && json_object_get(j, "passes")) {
+		/* the headline (records of this version, which list their passes): the median of the
+		 * calm passes' fastest blocks, in cycles per call and per byte */
+		json_t *h = json_object_get(j, "headline"), *p;
+		double cpc, cpb;
+		int calm;
+		if (json_unpack_ex(h, &err, 0, "{s:s, s:F, s:F, s:o}", "estimator", &op,
+				"cycles_per_call", &cpc, "cycles_per_byte", &cpb, "passes", &v) != 0)
+			return S_fail(why, path, "headline: ", err.text);
+		if (!(cpc > 0) || fabs(cpb * (double)bytes - cpc) > 1e-6 * cpc || !json_is_array(v) ||
+			json_array_size(v) == 0)
+			return S_fail(why, path, "headline: cycles_per_byte is not cycles_per_call / bytes, "
+				"or no pass", NULL);
+		json_array_foreach(json_object_get(j, "passes"), i, p)
+			if (json_unpack_ex(p, &err, 0, "{s:I, s:b, s:F, s:s, s:s}", "pass", &stat, "calm",
+					&calm, "min_cycles_per_call", &cpc, "started", &op, "finished",
+					&op) != 0)
+				return S_fail(why, path, "passes: ", err.text);
+		if (!json_is_boolean(json_object_get(j, "disturbed")))
+			return S_fail(why, path, "disturbed: expected true or false", NULL);
+	}
 	{
 		/* the exact memory figures: optional (earlier versions), an integer or null */
 		static const char *const mem[] = { "stack_bytes", "heap_peak_bytes",

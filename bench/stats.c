@@ -1,0 +1,18 @@
+/* stats.c — the robust statistics the campaign's judgements use: the median of a sample. */
+#include <stdlib.h>
+
+#include "run.h"
+
+static int S_cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+double hb_median(double *v, size_t n)
+{
+	if (n == 0)
+		return -1;
+	qsort(v, n, sizeof(*v), S_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
