@@ -307,6 +307,7 @@ typedef struct {
 	double spread_limit_pct;  /* a figure whose spread exceeds this is flagged; 0: 5 % */
 	double sentinel_limit_pct; /* a pass whose sentinel is further off is measured again; 0: calibrated */
 	int no_wait;              /* stop instead of waiting when a timing CPU is another campaign's */
+	unsigned passes;          /* passes over every library; 0: the profile's */
 } hb_campaign_opts;
 
 typedef struct {

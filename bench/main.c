@@ -54,7 +54,7 @@ static const char S_usage[] =
 	"  run --system NAME [--profile guide|quick] [--only ID,...] [--data DIR] [--cpu N[,M…]]\n"
 	"      [--jobs N] [--overlap] [--shard K/N] [--fresh] [--time-failed] [--sets …]\n"
 	"      [--sizes N,...] [--time-limit S] [--spread-limit PCT] [--sentinel-limit PCT]\n"
-	"      [--no-wait]\n"
+	"      [--passes N] [--no-wait]\n"
 	"                                the campaign: KAT, timing and memory of every library,\n"
 	"                                evidence under DIR/NAME (default data/), resumable;\n"
 	"                                builds and KAT checks in N processes (default: one per\n"
@@ -163,6 +163,7 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		{ "spread-limit", required_argument, NULL, 'R' },
 		{ "sentinel-limit", required_argument, NULL, 'X' },
 		{ "no-wait", no_argument, NULL, 'W' },
+		{ "passes", required_argument, NULL, 'Q' },
 		{ "no-sandbox", no_argument, NULL, 'N' },
 		{ "sandbox-user", required_argument, NULL, 'U' },
 		{ "memory-limit", required_argument, NULL, 'M' },
@@ -247,6 +248,13 @@ static int S_parse(S_opts *o, int argc, char **argv)
 					optarg);
 			break;
 		case 'W': o->run.no_wait = 1; break;
+		case 'Q':
+			errno = 0;
+			o->run.passes = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || end == optarg || optarg[0] == '-' || o->run.passes < 1 ||
+				o->run.passes > 100)
+				return S_usage_error("--passes %s: expected 1 to 100", optarg);
+			break;
 		case 'L':
 			errno = 0;
 			o->run.time_limit_s = (unsigned)strtoul(optarg, &end, 10);
@@ -292,7 +300,7 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 	static const char *with_value[] = { "--submissions", "--work", "--profiles", "--out",
 		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
 		"--sizes", "--time-limit", "--spread-limit", "--sentinel-limit", "--sandbox-user",
-		"--memory-limit", "--jobs",
+		"--memory-limit", "--jobs", "--passes",
 		"--shard", "--catalog", "--method", NULL };
 
 	if (!rest || !opt_argv) {

@@ -1,7 +1,8 @@
 /* passes.c — one pass of a library: the driver times all its message sizes, interleaved, on the
  * timing CPU, and the pass is judged calm or disturbed by the sentinel, the involuntary context
- * switches and the host's steal time; then a record's headline figure, the median over its calm
- * passes of each pass's fastest block. */
+ * switches and the host's steal time; then a record's headline figure, the fastest of its
+ * passes' fastest blocks, confirmed when a second pass comes within 2 % of it and one of those
+ * was calm. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +97,7 @@ static int S_sentinel(hb_run *r, json_t **out_obj, char *why, size_t n, json_t *
 	off = hb_sentinel_judge(why, n, &dev, ref, cb, ca, limit);
 	*out_obj = json_pack("{s:I, s:I, s:o, s:o, s:f}", "before", (json_int_t)cb, "after",
 		(json_int_t)ca, "reference", ref > 0 ? json_real(ref) : json_null(), "deviation_pct",
-		dev >= 0 ? json_real(dev) : json_null(), "limit_pct", limit);
+		ref > 0 ? json_real(dev > 0 ? dev : 0) : json_null(), "limit_pct", limit);
 	return off;
 }
 
@@ -263,7 +264,7 @@ json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b
 			json_object_set_new(out, key, e);
 		}
 		if (!calm)
-			hb_run_note(r, "%s (%s) pass %d: %s; measured again at the end", inst->name,
+			hb_run_note(r, "%s (%s) pass %d: %s; left out of the figures", inst->name,
 				inst->impl, pass + 1, why);
 	}
 	json_decref(child);
@@ -280,33 +281,35 @@ json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b
 
 int hb_pass_headline(json_t **out, int *disturbed, json_t *entries, unsigned long long bytes)
 {
-	double *v = malloc((json_array_size(entries) + 1) * sizeof(*v)), med;
 	json_t *used = json_array(), *e;
-	size_t i, n = 0, ncalm = 0;
+	size_t i, confirmed = 0, calm_at_best = 0;
+	double best = -1;
 
-	if (!v) {
-		json_decref(used);
-		return hb_error_set("out of memory");
-	}
-	json_array_foreach(entries, i, e)
-		ncalm += json_is_true(json_object_get(e, "calm"));
-	/* the calm passes; when none was, all of them (and the record is marked) */
+	*out = NULL;
+	*disturbed = 1;
+	/* every pass: what the machine did to one only ever adds time */
 	json_array_foreach(entries, i, e) {
 		double m = json_number_value(json_object_get(e, "min_cycles_per_call"));
-		if ((ncalm == 0 || json_is_true(json_object_get(e, "calm"))) && m > 0) {
-			v[n++] = m;
+		if (m > 0) {
 			json_array_append_new(used, json_real(m));
+			if (best < 0 || m < best)
+				best = m;
 		}
 	}
-	*disturbed = ncalm < 2;
-	med = hb_median(v, n);
-	free(v);
-	if (n == 0) {
+	if (best < 0) {
 		json_decref(used);
-		*out = NULL;
 		return 0;
 	}
-	*out = json_pack("{s:s, s:f, s:f, s:o}", "estimator", HB_HEADLINE_ESTIMATOR,
-		"cycles_per_call", med, "cycles_per_byte", med / (double)bytes, "passes", used);
+	json_array_foreach(entries, i, e) {
+		double m = json_number_value(json_object_get(e, "min_cycles_per_call"));
+		if (m > 0 && m <= best * (1 + HB_CONFIRM_PCT / 100)) {
+			confirmed++;
+			calm_at_best += json_is_true(json_object_get(e, "calm"));
+		}
+	}
+	*disturbed = confirmed < 2 || calm_at_best == 0;
+	*out = json_pack("{s:s, s:f, s:f, s:o, s:i, s:f}", "estimator", HB_HEADLINE_ESTIMATOR,
+		"cycles_per_call", best, "cycles_per_byte", best / (double)bytes, "passes", used,
+		"confirmed_by", (int)confirmed, "confirm_pct", HB_CONFIRM_PCT);
 	return 0;
 }

@@ -21,7 +21,8 @@
 #define HB_SWITCHES_PER_S 20.0    /* plus this per second it timed, shared its CPU */
 #define HB_STEAL_MIN_MS 30.0      /* a pass from which the host stole more than this */
 #define HB_STEAL_PCT 25.0         /* and more than this share of its time, is disturbed */
-#define HB_HEADLINE_ESTIMATOR "median-of-pass-minima"
+#define HB_HEADLINE_ESTIMATOR "min-of-pass-minima"
+#define HB_CONFIRM_PCT 2.0        /* a headline is confirmed by a second pass this close */
 
 /* A campaign's measuring: passes over every library, each timing every size in blocks. */
 typedef struct {
@@ -41,6 +42,7 @@ typedef struct {
 typedef struct {
 	const hb_campaign_opts *o;
 	const hb_run_profile *prof;
+	hb_run_profile prof_own;   /* the profile with --passes, when given */
 	unsigned long long sizes[NSIZES_MAX];
 	size_t nsizes;
 	char *sysdir;
@@ -109,8 +111,9 @@ hb_driver_setup hb_run_driver(const hb_run *r);
  * that fails is found by timing each size alone, so the others keep their figures. */
 json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b,
 	const unsigned long long *sizes, const unsigned long long *calls, size_t n, int pass);
-/* The headline of one size's entries (NULL without figures) and whether it is disturbed (fewer
- * than two calm passes). */
+/* The headline of one size's entries (NULL without figures): the fastest block of all its
+ * passes; disturbed unless a second pass came within HB_CONFIRM_PCT of it and one of those
+ * passes was calm. */
 int hb_pass_headline(json_t **out, int *disturbed, json_t *entries, unsigned long long bytes);
 
 /* sentinel.c: the sentinel's readings and the campaign's median per timing CPU. */
@@ -134,8 +137,9 @@ void hb_sentinel_count(hb_sentinel *s, size_t disturbed, size_t remeasured);
 /* The largest robust standard deviation of the calibration readings over the timing CPUs, in %
  * (-1 before hb_sentinel_set_limit). */
 double hb_sentinel_noise_floor(const hb_sentinel *s);
-/* Is before or after more than limit_pct from reference? Fills why and the larger deviation
- * (-1 without a reference). */
+/* Is before or after more than limit_pct slower than reference? Fills why and the larger
+ * deviation in % (negative: faster; -1 without a reference). A pass's sentinel object keeps it
+ * as deviation_pct, 0 when not slower. */
 int hb_sentinel_judge(char *why, size_t n, double *out_dev, double reference,
 	unsigned long long before, unsigned long long after, double limit_pct);
 /* The median distance of cpu's readings from their median, in % of it: the machine's own noise

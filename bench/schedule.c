@@ -351,6 +351,28 @@ static int S_run_task(void *ctx, size_t t, int slot, hb_buf *result)
 	return S_records(c->r, &c->r->plan->libs[lib], slot, result);
 }
 
+/* Has a size of lib, still measured, a headline no second calm pass has confirmed? */
+static int S_unconfirmed(const S_lib *lib)
+{
+	const char *key;
+	json_t *list, *e;
+	json_object_foreach(lib->entries, key, list) {
+		json_t *head = NULL;
+		int disturbed = 0, failed = 0;
+		size_t i;
+		json_array_foreach(list, i, e)
+			failed |= strcmp(json_string_value(json_object_get(e, "status")), "ok") != 0;
+		if (failed)
+			continue;
+		if (hb_pass_headline(&head, &disturbed, list, 1) == 0 && disturbed) {
+			json_decref(head);
+			return 1;
+		}
+		json_decref(head);
+	}
+	return 0;
+}
+
 static int S_skip_task(void *ctx, size_t t)
 {
 	S_ctx *c = ctx;
@@ -367,8 +389,8 @@ static int S_skip_task(void *ctx, size_t t)
 		return 1;
 	if (kind == S_RECORDS)
 		return 0;
-	/* a pass measured again only for a library with that many disturbed passes */
-	if (pass >= r->prof->passes && lib->disturbed_passes <= pass - r->prof->passes)
+	/* a pass more only for a library with a figure no second calm pass has confirmed */
+	if (pass >= r->prof->passes && !S_unconfirmed(lib))
 		return 1;
 	return S_pass_sizes(r, lib, sizes, calls, &have_calls) == 0;
 }
@@ -460,7 +482,7 @@ static void S_passed(S_ctx *c, S_lib *lib, int pass, json_t *j)
 	if (pass < r->prof->passes)
 		r->done++;
 	snprintf(what, sizeof(what), "%s (%s) pass %d%s", lib->inst->name, lib->inst->impl, pass + 1,
-		pass < r->prof->passes ? "" : " (again)");
+		pass < r->prof->passes ? "" : " (more: a figure not yet confirmed)");
 	hb_run_progress(r, what, failed ? "failed" : calm ? "calm" : "disturbed");
 }
 

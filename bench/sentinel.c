@@ -194,14 +194,13 @@ int hb_sentinel_judge(char *why, size_t n, double *out_dev, double reference,
 	*out_dev = -1;
 	if (reference <= 0)
 		return 0;
+	/* slower only: a machine faster than its median is not disturbed, it is at its best */
 	db = ((double)before - reference) / reference * 100;
 	da = ((double)after - reference) / reference * 100;
-	db = db < 0 ? -db : db;
-	da = da < 0 ? -da : da;
 	*out_dev = db > da ? db : da;
 	if (*out_dev <= limit_pct)
 		return 0;
-	snprintf(why, n, "the sentinel %s was %.1f %% away from the campaign's median (limit %.1f %%)",
+	snprintf(why, n, "the sentinel %s was %.1f %% slower than the campaign's median (limit %.1f %%)",
 		db >= da ? "before" : "after", *out_dev, limit_pct);
 	return 1;
 }

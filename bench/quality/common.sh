@@ -98,9 +98,9 @@ quality_campaign() {
 	# The campaign's notes other than its progress, machine warnings and the figures it flags
 	# (counted in its summary; the log has them): failures and anything unexpected.
 	grep -v -e '^hashbench: \[' -e '^hashbench: warning:' -e ' finished: ' \
-		-e '; measuring again$' -e ' above [0-9.]* %$' "$log" |
+		-e '; left out of the figures$' -e ' above [0-9.]* %$' "$log" |
 		sed 's/^hashbench: /  note: /' || true
-	echo "  $summary; $(grep -c '; measuring again$' "$log" || true) rounds measured again"
+	echo "  $summary; $(grep -c '; left out of the figures$' "$log" || true) passes disturbed, $(grep -c ' (more: ' "$log" || true) passes more"
 	if [ "$rc" -ne 0 ]; then
 		echo "  warning: hashbench run exited with status $rc (some items failed; KEEP=1 keeps $log)"
 	fi

@@ -83,46 +83,42 @@ static double S_mean_cycles(json_t *rec)
 	return it > 0 ? c / it : -1;
 }
 
-/* The headline is the median of the calm passes' fastest blocks, each at least the fastest block
- * among the record's trials, and never above the mean. */
+/* The headline is the fastest of the passes' fastest blocks, so never above the mean nor below
+ * the fastest block; the record is disturbed exactly when no second pass came within 2 % of it,
+ * or none of those passes was calm. */
 static void S_expect_headline(json_t *rec, double bytes)
 {
 	json_t *h = json_object_get(rec, "headline"), *passes = json_object_get(rec, "passes"), *p;
-	double v[16], fastest = -1, head = json_number_value(json_object_get(h, "cycles_per_call"));
-	size_t i, n = 0, calm = 0;
+	double best = -1, fastest = -1, head = json_number_value(json_object_get(h, "cycles_per_call"));
+	size_t i, near = 0, calm_near = 0;
 	json_t *t;
 
 	cr_assert(json_is_object(h), "a record has a headline");
-	cr_expect_str_eq(json_string_value(json_object_get(h, "estimator")), "median-of-pass-minima");
+	cr_expect_str_eq(json_string_value(json_object_get(h, "estimator")), "min-of-pass-minima");
 	json_array_foreach(passes, i, p) {
-		if (json_is_true(json_object_get(p, "calm")) && n < 16)
-			v[n++] = json_number_value(json_object_get(p, "min_cycles_per_call"));
-		calm += json_is_true(json_object_get(p, "calm"));
+		double m = json_number_value(json_object_get(p, "min_cycles_per_call"));
+		if (best < 0 || m < best)
+			best = m;
 	}
-	cr_expect_eq(json_is_true(json_object_get(rec, "disturbed")), calm < 2,
-		"disturbed exactly when fewer than two passes were calm (%zu)", calm);
-	if (calm) {
-		size_t a, b;
-		for (a = 0; a < n; a++) /* sort */
-			for (b = a + 1; b < n; b++)
-				if (v[b] < v[a]) {
-					double x = v[a];
-					v[a] = v[b];
-					v[b] = x;
-				}
-		cr_expect_float_eq(head, n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, 1e-6 * head,
-			"the median of the calm passes' minima");
-	}
+	cr_expect_float_eq(head, best, 1e-9 * head, "the fastest pass");
+	json_array_foreach(passes, i, p)
+		if (json_number_value(json_object_get(p, "min_cycles_per_call")) <= best * 1.02) {
+			near++;
+			calm_near += json_is_true(json_object_get(p, "calm"));
+		}
+	cr_expect_eq(json_is_true(json_object_get(rec, "disturbed")), near < 2 || calm_near == 0,
+		"disturbed exactly when not confirmed (%zu passes within 2 %%, %zu calm)", near,
+		calm_near);
 	json_array_foreach(json_object_get(rec, "trials"), i, t) {
 		double c = (double)json_integer_value(json_object_get(t, "cycles")) /
 			(double)json_integer_value(json_object_get(t, "iterations"));
 		if (fastest < 0 || c < fastest)
 			fastest = c;
 	}
-	cr_expect(head >= fastest * (1 - 1e-9), "headline %.1f below the fastest block %.1f", head,
-		fastest);
 	cr_expect(head <= S_mean_cycles(rec) * (1 + 1e-9), "headline %.1f above the mean %.1f", head,
 		S_mean_cycles(rec));
+	cr_expect(head <= fastest * (1 + 1e-9), "headline %.1f above the fastest kept block %.1f",
+		head, fastest);
 	cr_expect_float_eq(json_number_value(json_object_get(h, "cycles_per_byte")), head / bytes,
 		1e-9 * head);
 }
@@ -185,18 +181,17 @@ Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout =
 	}
 	json_decref(j);
 	j = S_load(sys, "records/toy-1/toy_256__hash_32.json");
-	/* a steady library is normally not measured again, but a busy machine may disturb any
-	 * pass: only the shape is certain; 3 passes, at most 2 more, the disturbed ones kept */
+	/* a busy machine may disturb any pass: only the shape is certain; 10 passes, at most 2
+	 * more, the disturbed ones kept */
 	cr_expect(json_is_boolean(json_object_get(j, "disturbed")));
-	cr_expect(json_array_size(json_object_get(j, "passes")) >= 3 &&
-		json_array_size(json_object_get(j, "passes")) <= 5, "%zu passes",
+	cr_expect(json_array_size(json_object_get(j, "passes")) >= 10 &&
+		json_array_size(json_object_get(j, "passes")) <= 12, "%zu passes",
 		json_array_size(json_object_get(j, "passes")));
 	cr_expect(json_is_array(json_object_get(j, "retries")) &&
 		json_array_size(json_object_get(j, "retries")) <=
 		json_array_size(json_object_get(j, "passes")));
-	cr_expect_eq(json_array_size(json_object_get(j, "samples")),
-		34 * json_array_size(json_object_get(json_object_get(j, "headline"), "passes")),
-		"34 single-call samples from each pass the figure comes from");
+	cr_expect_eq(json_array_size(json_object_get(j, "samples")), 51,
+		"51 single-call samples, of the fastest pass");
 	S_expect_headline(j, 32);
 	cr_expect_eq(json_array_size(json_object_get(json_object_get(j, "environment"),
 		"load_before")), 3, "the load average before the record");
@@ -264,9 +259,9 @@ Test(campaign, guide_profile_passes, .timeout = 300)
 
 	cr_assert_eq(hbt_cli(&out, &err, NULL, args), 0, "%s", err);
 	j = S_load(sys, "records/sm3/SM3__hash_32.json");
-	/* every pass times the same blocks: 120 of one calls-per-block count */
-	cr_expect(json_array_size(json_object_get(j, "trials")) >= 120 &&
-		json_array_size(json_object_get(j, "trials")) % 120 == 0, "%zu blocks",
+	/* every pass times the same blocks: 60 of one calls-per-block count */
+	cr_expect(json_array_size(json_object_get(j, "trials")) >= 60 &&
+		json_array_size(json_object_get(j, "trials")) % 60 == 0, "%zu blocks",
 		json_array_size(json_object_get(j, "trials")));
 	json_array_foreach(json_object_get(j, "trials"), i, t)
 		cr_expect_eq(json_integer_value(json_object_get(t, "iterations")),
@@ -275,7 +270,7 @@ Test(campaign, guide_profile_passes, .timeout = 300)
 	S_expect_headline(j, 32);
 	json_decref(j);
 	j = S_load(sys, "records/sm3/SM3__hash_65536.json");
-	cr_expect_geq(json_array_size(json_object_get(j, "passes")), 5, "five passes, or more");
+	cr_expect_geq(json_array_size(json_object_get(j, "passes")), 10, "ten passes, or more");
 	{
 		/* calls per block calibrated to about 1 ms: the fastest block says so (a busy machine
 		 * stretches the others) */
