@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libcmark-dev libxml2-dev zlib1g-dev \
 	libjansson-dev libssl-dev libcriterion-dev openssl \
-	chromium python3 libseccomp-dev clang libclang-rt-dev
+	chromium python3 libseccomp-dev clang libclang-rt-dev nodejs
 # The name of this machine's evidence: architecture and host name, e.g. x86_64-lab3.
 SYSTEM ?= $(shell echo "$$(uname -m)-$$(hostname -s 2>/dev/null || echo host)" | tr -c 'A-Za-z0-9_.\n-' '-')
 CMAKE_FLAGS = -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DHB_WERROR=$(if $(CI),ON,OFF)
@@ -21,7 +21,7 @@ build:
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
-	done); \
+	done; command -v npm >/dev/null 2>&1 || echo npm); \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	echo "make deps: missing Debian packages:" $$missing; \
 	if [ "$$(id -u)" = 0 ]; then \
@@ -32,6 +32,10 @@ deps:
 		echo "Run this once, then try again:"; \
 		echo "  sudo apt-get install -y" $$missing; \
 		exit 1; \
+	fi
+	@# axe-core for the browser test's accessibility check, at the version package-lock.json pins
+	@if [ ! -f tests/browser/node_modules/axe-core/axe.min.js ]; then \
+		cd tests/browser && npm ci --no-audit --no-fund; \
 	fi
 
 test: deps

@@ -9,7 +9,7 @@
 #include "cache.h"
 #include "hashgen.h"
 
-#define MAGIC "hashgen-cache 3"
+#define MAGIC "hashgen-cache 4"
 
 static int S_cmp_file(const void *a, const void *b)
 {
@@ -74,6 +74,8 @@ static void S_put_fig(FILE *f, const hg_fig *r)
 	S_put_str(f, r->kat);
 	S_put_str(f, r->record);
 	S_put_str(f, r->record_sha256[0] ? r->record_sha256 : NULL);
+	S_put_str(f, r->headline_estimator);
+	fprintf(f, "\t%.17g\t%.17g", r->headline_cycles, r->headline_cpb);
 	fprintf(f, "\t%llu\t%lld\t%d\t%.17g\t%.17g\t%.17g\t%.17g\t%llu\t%zu\t%.17g\t%.17g\t%d\t%d"
 		"\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", r->message_bytes, r->output_bytes, r->ok, r->mean_cycles,
 		r->cycles_per_byte, r->mean_ns, r->mb_per_s, r->calls, r->rounds, r->median_cycles,
@@ -85,14 +87,14 @@ static void S_put_fig(FILE *f, const hg_fig *r)
 /* One R line into the page's rows; 0 when the line is whole. */
 static int S_get_fig(hg_cpage *p, char *line)
 {
-	char *field[29], *rest = line + 1, *t;
+	char *field[32], *rest = line + 1, *t;
 	int n = 0;
 	hg_fig *r;
 	if (*rest++ != '\t')
 		return -1;
-	while ((t = strsep(&rest, "\t")) != NULL && n < 29)
+	while ((t = strsep(&rest, "\t")) != NULL && n < 32)
 		field[n++] = t; /* strsep keeps empty fields (an empty string) */
-	if (n != 28)
+	if (n != 31)
 		return -1;
 	p->figs = realloc(p->figs, (p->nfigs + 1) * sizeof(hg_fig));
 	r = &p->figs[p->nfigs++];
@@ -106,28 +108,31 @@ static int S_get_fig(hg_cpage *p, char *line)
 	r->record = S_get_str(field[4]);
 	if (strlen(field[5]) == 64)
 		memcpy(r->record_sha256, field[5], 65);
-	r->message_bytes = strtoull(field[6], NULL, 10);
-	r->output_bytes = strtoll(field[7], NULL, 10);
-	r->ok = atoi(field[8]);
-	r->mean_cycles = strtod(field[9], NULL);
-	r->cycles_per_byte = strtod(field[10], NULL);
-	r->mean_ns = strtod(field[11], NULL);
-	r->mb_per_s = strtod(field[12], NULL);
-	r->calls = strtoull(field[13], NULL, 10);
-	r->rounds = (size_t)strtoull(field[14], NULL, 10);
-	r->median_cycles = strtod(field[15], NULL);
-	r->spread_pct = strtod(field[16], NULL);
-	r->unstable = atoi(field[17]);
-	r->disturbed = atoi(field[18]);
-	r->static_bytes = strtoll(field[19], NULL, 10);
-	r->baseline_rss_kib = strtoll(field[20], NULL, 10);
-	r->peak_rss_kib = strtoll(field[21], NULL, 10);
-	r->stack_bytes = strtoll(field[22], NULL, 10);
-	r->heap_peak_bytes = strtoll(field[23], NULL, 10);
-	r->heap_allocations = strtoll(field[24], NULL, 10);
-	r->mmap_bytes = strtoll(field[25], NULL, 10);
-	r->text_bytes = strtoll(field[26], NULL, 10);
-	r->data_bytes = strtoll(field[27], NULL, 10);
+	r->headline_estimator = S_get_str(field[6]);
+	r->headline_cycles = strtod(field[7], NULL);
+	r->headline_cpb = strtod(field[8], NULL);
+	r->message_bytes = strtoull(field[9], NULL, 10);
+	r->output_bytes = strtoll(field[10], NULL, 10);
+	r->ok = atoi(field[11]);
+	r->mean_cycles = strtod(field[12], NULL);
+	r->cycles_per_byte = strtod(field[13], NULL);
+	r->mean_ns = strtod(field[14], NULL);
+	r->mb_per_s = strtod(field[15], NULL);
+	r->calls = strtoull(field[16], NULL, 10);
+	r->rounds = (size_t)strtoull(field[17], NULL, 10);
+	r->median_cycles = strtod(field[18], NULL);
+	r->spread_pct = strtod(field[19], NULL);
+	r->unstable = atoi(field[20]);
+	r->disturbed = atoi(field[21]);
+	r->static_bytes = strtoll(field[22], NULL, 10);
+	r->baseline_rss_kib = strtoll(field[23], NULL, 10);
+	r->peak_rss_kib = strtoll(field[24], NULL, 10);
+	r->stack_bytes = strtoll(field[25], NULL, 10);
+	r->heap_peak_bytes = strtoll(field[26], NULL, 10);
+	r->heap_allocations = strtoll(field[27], NULL, 10);
+	r->mmap_bytes = strtoll(field[28], NULL, 10);
+	r->text_bytes = strtoll(field[29], NULL, 10);
+	r->data_bytes = strtoll(field[30], NULL, 10);
 	if (!r->instance || !r->implementation || !r->status || !r->record)
 		return -1;
 	return 0;

@@ -8,6 +8,7 @@
 #include "chart.h"
 #include "compare.h"
 #include "format.h"
+#include "headline.h"
 #include "memory.h"
 
 #define FMT 128
@@ -58,7 +59,7 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 		if (!figs[i].ok)
 			continue;
 		points[np].x = (double)figs[i].message_bytes;
-		points[np].y = figs[i].cycles_per_byte;
+		points[np].y = figs[i].headline_cpb;
 		points[np].hollow = figs[i].unstable || figs[i].disturbed;
 		np++;
 		sr->npoints++;
@@ -84,9 +85,9 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 			ns++;
 	}
 	title = hg_xprintf("%s %s on %s: cycles per byte against message size", id, name, s->name);
-	desc = hg_xprintf("Cycles per byte (vertical axis) of each instance and implementation of %s "
-		"at message sizes from 32 B to 64 KiB (horizontal axis, logarithmic), computed from the "
-		"timed rounds on system %s. Thin grey dashed lines: SM3 and SHA-256, reference and "
+	desc = hg_xprintf("Headline cycles per byte (vertical axis) of each instance and "
+		"implementation of %s at message sizes from 32 B to 64 KiB (horizontal axis, "
+		"logarithmic) on system %s. Thin grey dashed lines: SM3 and SHA-256, reference and "
 		"OpenSSL, on the same system. Hollow markers: figures marked unstable or disturbed.",
 		name, s->name);
 	c.title = title;
@@ -139,8 +140,8 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 		free(order);
 		return;
 	}
-	hg_add_textf(a, p, "Each instance of %s on every system that measured it, computed from the "
-		"timed rounds of each system; the links lead to the same algorithm there. The systems "
+	hg_add_textf(a, p, "Each instance of %s on every system that measured it, its headline "
+		"figures (section 4) on each system; the links lead to the same algorithm there. The systems "
 		"differ in processor, clock and counter: compare their cycles with care.", id);
 	for (k = 0; k < nall; k++)
 		total += order[k]->nfigs;
@@ -189,8 +190,8 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 				hg_add_link(a, c, hg_printf(a, "../%s/%s.html", o->system->name, id),
 					o->system->name, NULL);
 			}
-			hg_add_cell(a, row, f64k ? hg_fmt_cpb(b, sizeof(b), f64k->cycles_per_byte) : "—", 1);
-			hg_add_cell(a, row, f32 ? hg_fmt_cycles(b, sizeof(b), f32->mean_cycles) : "—", 1);
+			hg_add_cell(a, row, f64k ? hg_fmt_cpb(b, sizeof(b), f64k->headline_cpb) : "—", 1);
+			hg_add_cell(a, row, f32 ? hg_fmt_cycles(b, sizeof(b), f32->headline_cycles) : "—", 1);
 		}
 	free(libs);
 	free(order);
@@ -252,8 +253,8 @@ static int S_cmp_lib(const void *x, const void *y)
 		return a->group < b->group ? -1 : 1;
 	if (!a->f64k != !b->f64k)
 		return a->f64k ? -1 : 1;
-	if (a->f64k && a->f64k->cycles_per_byte != b->f64k->cycles_per_byte)
-		return a->f64k->cycles_per_byte < b->f64k->cycles_per_byte ? -1 : 1;
+	if (a->f64k && a->f64k->headline_cpb != b->f64k->headline_cpb)
+		return a->f64k->headline_cpb < b->f64k->headline_cpb ? -1 : 1;
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
@@ -262,41 +263,154 @@ static int S_is_yardstick_alg(const char *id)
 	return strcmp(id, "sm3") == 0 || strcmp(id, "sha2") == 0 || strcmp(id, "sha3") == 0;
 }
 
-static void S_marks(hg_arena *a, hg_node *c, const S_lib *l)
+/* A figure cell of a row with the marks of that figure; returns them. */
+static int S_fig_cell(hg_arena *a, hg_node *row, const char *text, const hg_fig *f,
+	const hg_system *s)
 {
-	const hg_fig *fs[2] = { l->f64k, l->f32 };
-	int k, first = 1;
-	for (k = 0; k < 2; k++) {
-		const hg_fig *f = fs[k];
-		if (!f)
-			continue;
-		if (f->unstable || f->disturbed) {
-			if (!first)
-				hg_add_text(a, c, " ");
-			first = 0;
-			S_warn(a, c, hg_printf(a, "%s%s%s at %llu B", f->unstable ? "unstable" : "",
-				f->unstable && f->disturbed ? ", " : "", f->disturbed ? "disturbed" : "",
-				f->message_bytes));
-		}
-	}
-	if (first)
+	hg_node *c = hg_add_cell(a, row, text, 1);
+	if (!f)
+		return 0;
+	return hg_marks_add(a, c, f->unstable, f->disturbed, f->message_bytes, f->spread_pct,
+		s->spread_limit_pct, f->headline_estimator);
+}
+
+static void S_lib_cells(hg_arena *a, hg_node *row, const S_lib *l)
+{
+	hg_node *c = hg_add(a, row, HG_CELL);
+	hg_add_link(a, c, hg_printf(a, "%s.html", l->any->algorithm), l->any->algorithm, NULL);
+	c = hg_add(a, row, HG_CELL);
+	hg_add_code(a, c, l->any->instance);
+	hg_add_textf(a, c, " (%s)", l->any->implementation);
+}
+
+static hg_node *S_head(hg_arena *a, hg_node *body, const char *const *head, const int *num,
+	const char *label)
+{
+	hg_node *t = hg_add(a, body, HG_TABLE), *row = hg_add(a, t, HG_ROW);
+	size_t k;
+	t->cls = "compare";
+	t->title = label;
+	for (k = 0; head[k]; k++)
+		hg_add_cell(a, row, head[k], num[k]);
+	return t;
+}
+
+/* The speed row of a library: KAT, headline figures with their marks, MB/s, ratios. */
+static int S_speed_row(hg_arena *a, hg_node *t, const S_lib *l, const hg_yardsticks *y,
+	const hg_system *s)
+{
+	static const int yard[3] = { 0, 2, 3 };
+	hg_node *row = hg_add(a, t, HG_ROW), *c;
+	char b[FMT];
+	int used = 0;
+	size_t k;
+
+	S_lib_cells(a, row, l);
+	c = hg_add(a, row, HG_CELL);
+	if (l->any->kat) {
+		hg_node *span = hg_add(a, c, HG_SPAN);
+		span->cls = strcmp(l->any->kat, "PASS") == 0 ? "pass" : "fail";
+		hg_add_text(a, span, l->any->kat);
+	} else {
 		hg_add_text(a, c, "—");
+	}
+	used |= S_fig_cell(a, row, l->f64k ? hg_fmt_cpb(b, sizeof(b), l->f64k->headline_cpb) : "—",
+		l->f64k, s);
+	used |= S_fig_cell(a, row, l->f32 ? hg_fmt_cycles(b, sizeof(b), l->f32->headline_cycles) :
+		"—", l->f32, s);
+	hg_add_cell(a, row, l->f64k ? hg_fmt_mbps(b, sizeof(b), l->f64k->mb_per_s) : "—", 1);
+	for (k = 0; k < 3; k++) {
+		double ref = y->cpb[yard[k]][HG_AT_65536];
+		hg_add_cell(a, row, l->f64k && ref > 0 ?
+			hg_printf(a, "%.2f×", l->f64k->headline_cpb / ref) : "—", 1);
+	}
+	return used;
+}
+
+/* The memory table of a group: static size, peak RSS, stack and heap peak of each library. */
+static void S_memory_table(hg_arena *a, hg_node *body, const S_lib *libs, size_t first,
+	size_t last, const char *group)
+{
+	static const char *const head[] = { "algorithm", "instance", "static size (bytes)",
+		"peak RSS", "stack", "heap peak", NULL };
+	static const int num[] = { 0, 0, 1, 1, 1, 1 };
+	const char *label = hg_printf(a, "%s: memory", group);
+	hg_node *t;
+	size_t i;
+	char b[FMT];
+
+	hg_add_heading(a, body, 3, label);
+	t = S_head(a, body, head, num, label);
+	for (i = first; i < last; i++) {
+		const S_lib *l = &libs[i];
+		const hg_fig *res = l->f64k ? l->f64k : l->any;
+		hg_node *row = hg_add(a, t, HG_ROW);
+		S_lib_cells(a, row, l);
+		hg_add_cell(a, row, res->static_bytes >= 0 ? hg_printf(a, "%lld", res->static_bytes) :
+			"—", 1);
+		hg_add_cell(a, row, res->peak_rss_kib >= 0 ? hg_fmt_kib(b, sizeof(b), res->peak_rss_kib) :
+			"—", 1);
+		hg_memory_fig_cells(a, row, res);
+	}
+}
+
+/* The bar chart of a group (libraries first..last of the page's order). */
+static void S_group_chart(hg_arena *a, hg_node *body, const S_lib *libs, size_t first,
+	size_t last, size_t g, const hg_system *s, hg_svgfile **charts, size_t *ncharts)
+{
+	hg_chart_bar *bars = calloc(last - first + 1, sizeof(*bars));
+	size_t nbars = 0, i;
+	hg_svgfile *sv;
+	hg_node *para;
+	char *title, *desc;
+
+	for (i = first; i < last; i++) {
+		const S_lib *l = &libs[i];
+		if (!l->f64k)
+			continue;
+		bars[nbars].label = S_label(a, l->any);
+		bars[nbars].value = l->f64k->headline_cpb;
+		bars[nbars].hollow = l->f64k->unstable || l->f64k->disturbed;
+		bars[nbars].baseline = S_is_yardstick_alg(l->any->algorithm);
+		nbars++;
+	}
+	if (!nbars) {
+		free(bars);
+		return;
+	}
+	title = hg_xprintf("%s on %s: cycles per byte at 65536 B", S_groups[g].heading, s->name);
+	desc = hg_xprintf("One bar per instance and implementation of the group \"%s\" on system "
+		"%s, in the order of the table: headline cycles per byte at 65536 B (shorter is "
+		"faster). Grey bars: the bundled baselines (SM3, SHA-2, SHA-3). Outlined bars: figures "
+		"marked unstable or disturbed.", S_groups[g].heading, s->name);
+	*charts = realloc(*charts, (*ncharts + 1) * sizeof(hg_svgfile));
+	sv = &(*charts)[(*ncharts)++];
+	memset(sv, 0, sizeof(*sv));
+	sv->name = hg_xprintf("compare-%s.svg", S_groups[g].key);
+	if (hg_chart_bars_svg(&sv->svg, &sv->len, title, desc, "cycles/byte at 65536 B", bars,
+			nbars) != 0)
+		sv->svg = NULL;
+	free(title);
+	free(desc);
+	free(bars);
+	para = hg_add(a, body, HG_PARA);
+	para->cls = "chart";
+	hg_add_image(a, para, sv->name, hg_printf(a, "Bar chart: cycles per byte at 65536 B of "
+		"each instance in \"%s\" on %s", S_groups[g].heading, s->name), "chart");
 }
 
 hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
 	size_t n, const hg_yardsticks *y, const hg_texts *tx, hg_svgfile **charts, size_t *ncharts)
 {
-	static const char *head[] = { "algorithm", "instance", "implementation", "KAT",
+	static const char *const head[] = { "algorithm", "instance", "KAT",
 		"cycles/byte at 65536 B", "cycles per call at 32 B", "MB/s at 65536 B",
-		"× SM3 (reference)", "× SHA-256 (reference)", "× SHA-256 (OpenSSL)",
-		"static size (bytes)", "peak RSS", "stack", "heap peak", "marks", NULL };
-	static const int num[] = { 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0 };
-	static const int yard[3] = { 0, 2, 3 };
+		"× SM3 (reference)", "× SHA-256 (reference)", "× SHA-256 (OpenSSL)", NULL };
+	static const int num[] = { 0, 0, 0, 1, 1, 1, 1, 1, 1 };
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
 	hg_node *body = p->body, *para;
 	S_lib *libs = calloc(n + 1, sizeof(S_lib));
-	size_t nlibs = 0, i, g, k;
+	size_t nlibs = 0, i, g;
 
 	*charts = NULL;
 	*ncharts = 0;
@@ -329,9 +443,10 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	para = hg_add(a, body, HG_PARA);
 	hg_add_text(a, para, "Every instance of every algorithm timed on this system, grouped by "
 		"digest length and sorted within a group by cycles per byte at 65536 B (fastest first). "
+		"Cycles are the headline figures, from an estimator that repeats on a shared or virtual "
+		"host (the guide's mean for evidence of an earlier hashbench); MB/s is the guide's mean. "
 		"Ratios divide an instance's cycles per byte at 65536 B by the yardstick's on the same "
-		"system: below 1.00× is faster. Each figure is computed from the timed rounds; how they "
-		"were taken: ");
+		"system: below 1.00× is faster. How the figures were taken: ");
 	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
 	hg_add_text(a, para, ".");
 	para = hg_add(a, body, HG_PARA);
@@ -345,9 +460,9 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		S_warn(a, para, "No timing records on this system.");
 	}
 	for (g = 0; g < NGROUPS; g++) {
-		hg_node *t, *row;
-		hg_chart_bar *bars;
-		size_t nbars = 0, first = nlibs, last = 0;
+		hg_node *t;
+		size_t first = nlibs, last = 0;
+		int used = 0;
 		for (i = 0; i < nlibs; i++)
 			if (libs[i].group == g) {
 				if (first == nlibs)
@@ -357,81 +472,12 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		if (first == nlibs)
 			continue;
 		hg_add_heading(a, body, 2, S_groups[g].heading);
-		t = hg_add(a, body, HG_TABLE);
-		row = hg_add(a, t, HG_ROW);
-		for (k = 0; head[k]; k++)
-			hg_add_cell(a, row, head[k], num[k]);
-		bars = calloc(last - first + 1, sizeof(*bars));
-		for (i = first; i < last; i++) {
-			const S_lib *l = &libs[i];
-			hg_node *c;
-			char b[FMT];
-			row = hg_add(a, t, HG_ROW);
-			c = hg_add(a, row, HG_CELL);
-			hg_add_link(a, c, hg_printf(a, "%s.html", l->any->algorithm), l->any->algorithm, NULL);
-			c = hg_add(a, row, HG_CELL);
-			hg_add_code(a, c, l->any->instance);
-			hg_add_cell(a, row, l->any->implementation, 0);
-			c = hg_add(a, row, HG_CELL);
-			if (l->any->kat) {
-				hg_node *span = hg_add(a, c, HG_SPAN);
-				span->cls = strcmp(l->any->kat, "PASS") == 0 ? "pass" : "fail";
-				hg_add_text(a, span, l->any->kat);
-			} else {
-				hg_add_text(a, c, "—");
-			}
-			hg_add_cell(a, row, l->f64k ? hg_fmt_cpb(b, sizeof(b), l->f64k->cycles_per_byte) :
-				"—", 1);
-			hg_add_cell(a, row, l->f32 ? hg_fmt_cycles(b, sizeof(b), l->f32->mean_cycles) : "—",
-				1);
-			hg_add_cell(a, row, l->f64k ? hg_fmt_mbps(b, sizeof(b), l->f64k->mb_per_s) : "—", 1);
-			for (k = 0; k < 3; k++) {
-				double ref = y->cpb[yard[k]][HG_AT_65536];
-				hg_add_cell(a, row, l->f64k && ref > 0 ?
-					hg_printf(a, "%.2f×", l->f64k->cycles_per_byte / ref) : "—", 1);
-			}
-			{
-				const hg_fig *res = l->f64k ? l->f64k : l->any;
-				hg_add_cell(a, row, res->static_bytes >= 0 ?
-					hg_printf(a, "%lld", res->static_bytes) : "—", 1);
-				hg_add_cell(a, row, res->peak_rss_kib >= 0 ?
-					hg_fmt_kib(b, sizeof(b), res->peak_rss_kib) : "—", 1);
-				hg_memory_fig_cells(a, row, res);
-			}
-			S_marks(a, hg_add(a, row, HG_CELL), l);
-			if (l->f64k) {
-				bars[nbars].label = S_label(a, l->any);
-				bars[nbars].value = l->f64k->cycles_per_byte;
-				bars[nbars].hollow = l->f64k->unstable || l->f64k->disturbed;
-				bars[nbars].baseline = S_is_yardstick_alg(l->any->algorithm);
-				nbars++;
-			}
-		}
-		if (nbars) {
-			hg_svgfile *sv;
-			char *title = hg_xprintf("%s on %s: cycles per byte at 65536 B", S_groups[g].heading,
-				s->name);
-			char *desc = hg_xprintf("One bar per instance and implementation of the group "
-				"\"%s\" on system %s, in the order of the table: cycles per byte at 65536 B, "
-				"computed from the timed rounds (shorter is faster). Grey bars: the bundled "
-				"baselines (SM3, SHA-2, SHA-3). Outlined bars: figures marked unstable or "
-				"disturbed.", S_groups[g].heading, s->name);
-			*charts = realloc(*charts, (*ncharts + 1) * sizeof(hg_svgfile));
-			sv = &(*charts)[(*ncharts)++];
-			memset(sv, 0, sizeof(*sv));
-			sv->name = hg_xprintf("compare-%s.svg", S_groups[g].key);
-			if (hg_chart_bars_svg(&sv->svg, &sv->len, title, desc, "cycles/byte at 65536 B",
-					bars, nbars) != 0)
-				sv->svg = NULL;
-			free(title);
-			free(desc);
-			para = hg_add(a, body, HG_PARA);
-			para->cls = "chart";
-			hg_add_image(a, para, sv->name, hg_printf(a, "Bar chart: cycles per byte at "
-				"65536 B of each instance in \"%s\" on %s", S_groups[g].heading, s->name),
-				"chart");
-		}
-		free(bars);
+		t = S_head(a, body, head, num, hg_printf(a, "%s: speed", S_groups[g].heading));
+		for (i = first; i < last; i++)
+			used |= S_speed_row(a, t, &libs[i], y, s);
+		hg_marks_legend(a, body, used, s->spread_limit_pct);
+		S_group_chart(a, body, libs, first, last, g, s, charts, ncharts);
+		S_memory_table(a, body, libs, first, last, S_groups[g].heading);
 	}
 	free(libs);
 	(void)d;

@@ -14,7 +14,7 @@
 
 static const char *const S_columns[] = { "system", "algorithm", "instance", "implementation",
 	"message_bytes", "status", "kat", "mean_cycles", "cycles_per_byte", "mean_ns", "mb_per_s",
-	"calls", "rounds", "median_cycles", "spread_pct", "unstable", "disturbed", "static_bytes",
+	"calls", "rounds", "headline_cycles_per_byte", "headline_estimator", "median_cycles", "spread_pct", "unstable", "disturbed", "static_bytes",
 	"baseline_rss_kib", "peak_rss_kib", "stack_bytes", "heap_peak_bytes", "heap_allocations",
 	"mmap_bytes", "text_bytes", "data_bytes", "record", "record_sha256", NULL };
 
@@ -50,9 +50,9 @@ static void S_csv_field(FILE *f, const char *s)
 /* One row's values as text; NULL where the figure does not exist (CSV: empty, JSON: null).
  * kinds[i]: 's' string, 'n' number, 'b' boolean. */
 typedef struct {
-	char buf[28][64];
-	const char *v[28];
-	char kind[28];
+	char buf[30][64];
+	const char *v[30];
+	char kind[30];
 } S_row;
 
 static void S_row_of(S_row *r, const hg_fig *f)
@@ -77,6 +77,8 @@ static void S_row_of(S_row *r, const hg_fig *f)
 	DBL(f->ok, f->mb_per_s);
 	NUM(f->ok, "%llu", f->calls);
 	NUM(1, "%zu", f->rounds);
+	DBL(f->ok, f->headline_cpb);
+	STR(f->ok ? f->headline_estimator : NULL);
 	DBL(f->median_cycles >= 0, f->median_cycles);
 	DBL(f->spread_pct >= 0, f->spread_pct);
 	BOOL(f->unstable);

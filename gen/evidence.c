@@ -602,7 +602,8 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 			"with hashbench's own rights, without namespaces, system-call filter or limits."));
 	}
 	if (S_load_sums(s) != 0 || hg_import_load(s, json_object_get(j, "measured_by"), path) != 0 ||
-		hg_sentinel_load(s, json_object_get(campaign, "sentinel"), path) != 0)
+		hg_sentinel_load(s, json_object_get(campaign, "sentinel"), path) != 0 ||
+		hg_headline_campaign(s, campaign, path) != 0)
 		goto out;
 	/* the algorithms with evidence here: folders of records/ and kat/ */
 	sub = hg_xprintf("%s/records", s->dir);
@@ -647,6 +648,7 @@ static void S_system_clear(hg_system *s)
 	S_strv_free(s->warnings);
 	free(s->sandbox);
 	free(s->schedule);
+	free(s->estimator);
 	S_strv_free(s->algorithms);
 	hg_import_free(s->imported);
 	hg_sentinel_free(s->sentinel);
@@ -868,7 +870,8 @@ static int S_record(hg_record *r, const S_ctx *c, json_t *j, const hg_system *s,
 	if (S_int(&r->static_bytes, c, res, "resources.", "static_bytes", 0) ||
 		S_int(&r->baseline_rss_kib, c, res, "resources.", "baseline_rss_kib", 0) ||
 		S_int(&r->peak_rss_kib, c, res, "resources.", "peak_rss_kib", 0) ||
-		hg_memory_read(r, res, j, c->file) != 0 || hg_import_record(r, j, c->file) != 0)
+		hg_memory_read(r, res, j, c->file) != 0 || hg_import_record(r, j, c->file) != 0 ||
+		hg_headline_read(r, j, c->file) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -910,6 +913,7 @@ static void S_record_clear(hg_record *r)
 	free(r->samples);
 	free(r->original);
 	hg_memory_clear(r);
+	hg_headline_clear(r);
 }
 
 void hg_sysalg_clear(hg_sysalg *sa)

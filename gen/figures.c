@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "headline.h"
 #include "memory.h"
 #include "pages.h"
 
@@ -26,6 +27,7 @@ void hg_fig_clear(hg_fig *f)
 	free(f->status);
 	free(f->kat);
 	free(f->record);
+	free(f->headline_estimator);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -99,6 +101,13 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 			f->mean_ns = fg.mean_ns;
 			f->mb_per_s = fg.mbps;
 			f->calls = fg.n;
+			{
+				hg_headline_fig h;
+				hg_headline_of(&h, r, &fg);
+				f->headline_cycles = h.cycles;
+				f->headline_cpb = h.cpb;
+				f->headline_estimator = hg_xstrdup(h.estimator);
+			}
 		}
 		if (hg_record_spread(r, &median, &pct) == 0) {
 			f->median_cycles = median;

@@ -47,6 +47,17 @@ typedef struct {
 	double reference, deviation_pct, limit_pct;
 } hg_rec_sentinel;
 
+/* A record's "headline": the figure the comparisons use, from an estimator that repeats on a
+ * noisy host (headline.c). present 0: evidence of an earlier hashbench, whose headline is the
+ * guide's mean (estimator "mean"). */
+typedef struct {
+	int present;
+	char *estimator;       /* "median-of-pass-minima" */
+	double cycles_per_call, cycles_per_byte;
+	size_t calm_passes;    /* headline.passes: the calm passes the median is taken over */
+	size_t passes;         /* the record's passes[], calm or not (0: not recorded) */
+} hg_headline;
+
 typedef struct {
 	char *file;            /* relative to the system folder */
 	char *instance, *implementation, *operation, *status, *detail, *kat, *flags;
@@ -57,9 +68,11 @@ typedef struct {
 	long long static_bytes, baseline_rss_kib, peak_rss_kib; /* -1: not recorded */
 	hg_memory memory;      /* the exact figures of one call (memory.c) */
 	hg_rec_sentinel sentinel; /* the machine's speed around the record (memory.c) */
+	hg_headline headline;  /* the estimator's figure (headline.c) */
 	unsigned long long *samples; /* single-call cycles, NULL when the record has none */
 	size_t nsamples;
-	int disturbed;         /* a round was far from the others even after the retries */
+	int disturbed;         /* fewer than two calm passes remained (earlier evidence: a round
+	                        * was far from the others even after the retries) */
 	size_t nretries;       /* attempts discarded as disturbed */
 	char *original;        /* imported: the original it was converted from (NULL: measured) */
 	char original_sha256[65];
@@ -110,6 +123,8 @@ typedef struct {
 	double empty_call_cycles;      /* < 0 unknown */
 	int overhead_subtracted;       /* -1 unknown */
 	double spread_limit_pct;       /* figures with a larger spread are flagged */
+	char *estimator;       /* campaign.estimator; NULL: earlier evidence (the mean) */
+	long long passes;      /* campaign.passes; -1: not recorded */
 	char **warnings;       /* NULL-terminated */
 	char *sandbox;         /* what protected the machine: the method page's paragraph */
 	int sandbox_off;       /* 1: measured with --no-sandbox, 0: sandboxed, -1: not recorded */
@@ -171,6 +186,9 @@ typedef struct hg_sentinel {
 	hg_evfile file;        /* sentinel.json, checked against SHA256SUMS (file NULL: absent) */
 	/* system.json's campaign.sentinel; -1: not recorded */
 	long long readings_count, disturbed_records, remeasured_records;
+	/* how the limit was set (campaign.sentinel, else sentinel.json); < 0 / NULL: not recorded */
+	double noise_floor_pct, limit_floor_pct, campaign_limit_pct;
+	char *limit_source;    /* "calibrated" or "--sentinel-limit" */
 } hg_sentinel;
 
 /* Read s->dir/sentinel.json when present and system.json's campaign.sentinel (may be NULL)
@@ -180,6 +198,15 @@ int hg_sentinel_load(hg_system *s, json_t *campaign_sentinel, const char *sysfil
 /* Parse a sentinel.json text; file names it in messages. The fuzz harness calls it directly. */
 int hg_sentinel_parse(hg_sentinel *out, const char *text, size_t len, const char *file);
 void hg_sentinel_free(hg_sentinel *t);
+
+/* ---- the headline figure (headline.c) ---- */
+
+/* A record's "headline" and "passes" (absent or null: earlier evidence) into r->headline; file
+ * names the record in messages. */
+int hg_headline_read(hg_record *r, json_t *j, const char *file);
+void hg_headline_clear(hg_record *r);
+/* system.json's campaign.estimator and campaign.passes into s (absent: earlier evidence). */
+int hg_headline_campaign(hg_system *s, json_t *campaign, const char *file);
 
 /* The paragraph on what protected the machine, from system.json's "sandbox" (may be NULL:
  * evidence of an earlier version); *off as hg_system's sandbox_off (protection.c). */
@@ -251,6 +278,10 @@ typedef struct {
 	long long output_bytes;  /* -1: not recorded */
 	int ok;                  /* status ok and the rounds give figures; else the figures are 0 */
 	double mean_cycles, cycles_per_byte, mean_ns, mb_per_s;
+	/* the headline figure the comparisons use; for earlier evidence the mean's, estimator
+	 * "mean" (NULL when !ok) */
+	double headline_cycles, headline_cpb;
+	char *headline_estimator;
 	unsigned long long calls;
 	size_t rounds;
 	double median_cycles, spread_pct; /* < 0: no single-call samples */

@@ -8,6 +8,7 @@
 
 #include "compare.h"
 #include "format.h"
+#include "headline.h"
 #include "memory.h"
 
 #define FMT 128
@@ -384,38 +385,42 @@ int hg_record_spread(const hg_record *r, double *median, double *pct)
 	return 0;
 }
 
-static void S_spread_cells(hg_arena *a, hg_node *row, const hg_record *r, double limit)
+/* The headline cell with the record's marks, then median cycles and spread; returns the marks. */
+static int S_spread_cells(hg_arena *a, hg_node *row, const hg_record *r, const hg_figures_t *f,
+	double limit)
 {
-	double median, pct;
+	double median = 0, pct = 0;
+	int spread = hg_record_spread(r, &median, &pct) == 0;
+	hg_headline_fig h;
 	char b[FMT];
 	hg_node *c;
-	if (hg_record_spread(r, &median, &pct) != 0) {
+	int used;
+
+	hg_headline_of(&h, r, f);
+	c = hg_add_cell(a, row, hg_fmt_cpb(b, sizeof(b), h.cpb), 1);
+	used = hg_marks_add(a, c, spread && pct > limit, r->disturbed, r->message_bytes, pct, limit,
+		h.estimator);
+	if (!spread) {
 		hg_add_cell(a, row, "—", 1);
 		hg_add_cell(a, row, "—", 1);
-		return;
+		return used;
 	}
 	hg_add_cell(a, row, hg_fmt_cycles(b, sizeof(b), median), 1);
 	c = hg_add_cell(a, row, hg_printf(a, "± %.1f %%", pct), 1);
-	if (pct > limit) {
-		hg_add_text(a, c, " ");
-		S_warn(a, c, "unstable");
-	}
-	if (r->disturbed) {
-		hg_add_text(a, c, " ");
-		S_warn(a, c, "disturbed");
-	}
 	if (r->nretries)
 		hg_add_textf(a, c, " (%zu %s)", r->nretries, r->nretries == 1 ? "retry" : "retries");
+	return used;
 }
 
 static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t n,
 	const hg_sysalg *sa, double limit, const char *id, const hg_system *s, int chart)
 {
 	static const char *head[] = { "instance", "message", "mean cycles", "cycles/byte",
-		"mean time", "MB/s", "n", "median cycles", "spread", NULL };
-	static const int num[] = { 0, 1, 1, 1, 1, 1, 1, 1, 1 };
+		"mean time", "MB/s", "n", "headline cycles/byte", "median cycles", "spread", NULL };
+	static const int num[] = { 0, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 	hg_node *t, *p;
 	size_t i, k;
+	int marks = 0;
 
 	hg_add_heading(a, body, 2, "4. Performance");
 	if (!n) {
@@ -440,7 +445,7 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 				S_warn(a, c, r->detail && strncmp(r->detail, r->status, strlen(r->status)) == 0 ?
 					r->detail : hg_printf(a, "%s%s%s", r->status, r->detail ? ": " : "",
 					r->detail ? r->detail : ""));
-				for (k = 0; k < 6; k++)
+				for (k = 0; k < 7; k++)
 					hg_add_cell(a, row, "—", 1);
 				continue;
 			}
@@ -459,16 +464,21 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 					snprintf(b, sizeof(b), "%llu (%zu rounds)", f.n, r->ntrials);
 				hg_add_cell(a, row, b, 1);
 			}
-			S_spread_cells(a, row, r, limit);
+			marks |= S_spread_cells(a, row, r, &f, limit);
 		}
+		hg_marks_legend(a, body, marks, limit);
 	}
 	if (n) {
-		if (!hg_imported_perf_note(a, body, s, recs, n))
-			hg_add_textf(a, hg_add(a, body, HG_PARA), "The guide's columns come from the timed "
-				"rounds. Median cycles and spread come from single calls timed one by one after "
-				"the rounds: the spread is their interquartile range as a percentage of their "
-				"median; above %.0f %% a figure is marked unstable. A record whose rounds lay far "
-				"apart was measured again; disturbed marks one that still did.", limit);
+		if (!hg_imported_perf_note(a, body, s, recs, n)) {
+			p = hg_add(a, body, HG_PARA);
+			hg_add_textf(a, p, "The guide's columns come from the timed rounds. Median cycles "
+				"and spread come from single calls timed one by one after the rounds: the "
+				"spread is their interquartile range as a percentage of their median; above "
+				"%.0f %% a figure is marked unstable. ", limit);
+			hg_headline_perf_note(a, p, s);
+		} else {
+			hg_headline_perf_note(a, hg_add(a, body, HG_PARA), s);
+		}
 		if (chart) {
 			p = hg_add(a, body, HG_PARA);
 			p->cls = "chart";
@@ -616,10 +626,13 @@ static double S_cpb_match(const hg_record *r, const char *instance, const char *
 	unsigned long long bytes)
 {
 	hg_figures_t f;
+	hg_headline_fig h;
 	if (r->message_bytes == bytes && strcmp(r->instance, instance) == 0 &&
 		strcmp(r->implementation, impl) == 0 && strcmp(r->status, "ok") == 0 &&
-		hg_record_figures(&f, r) == 0)
-		return f.cycles_per_byte;
+		hg_record_figures(&f, r) == 0) {
+		hg_headline_of(&h, r, &f);
+		return h.cpb;
+	}
 	return -1;
 }
 
@@ -680,7 +693,7 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 
 	hg_add_heading(a, body, 2, "Compared with the baselines");
 	p = hg_add(a, body, HG_PARA);
-	hg_add_textf(a, p, "Cycles per byte on this system, computed from the timed rounds: each "
+	hg_add_textf(a, p, "Headline cycles per byte on this system (section 4): each "
 		"instance of %s beside SM3 and SHA-256, their reference and OpenSSL implementations, "
 		"measured in the same campaign. Below 1.00 × is faster than the SM3 reference.", id);
 	t = S_table(a, body, head, num);
@@ -754,7 +767,9 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 		if (strcmp(recs[i]->implementation, "reference") == 0 &&
 			recs[i]->message_bytes == 65536 && strcmp(recs[i]->status, "ok") == 0 &&
 			hg_record_figures(&f, recs[i]) == 0) {
-			*out_headline = f.cycles_per_byte;
+			hg_headline_fig h;
+			hg_headline_of(&h, recs[i], &f);
+			*out_headline = h.cpb;
 			break;
 		}
 	}
@@ -935,7 +950,7 @@ static const char *S_method_lookup(void *ctx, const char *name)
 			s->overhead_subtracted == 0 ? "included in" : "not stated for";
 	if (strcmp(name, "spread-limit") == 0)
 		return hg_printf(c->a, "%.0f %%", s->spread_limit_pct);
-	return NULL;
+	return hg_headline_lookup(c->a, s, name);
 }
 
 hg_page *hg_page_method(const hg_data *d, const hg_system *s, const hg_texts *tx)

@@ -1,6 +1,7 @@
 /* render_html.c — the page model as HTML: a libxml2 tree inside the skeleton templates/page.html
  * (elements marked with data-hg="title|breadcrumb|main|footer|stylesheet" are filled), so every
  * string is escaped by construction. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,7 +97,10 @@ static void S_inline(xmlNodePtr parent, const hg_node *n)
 		S_inlines(S_el(parent, "strong", n->cls), n);
 		break;
 	case HG_SPAN:
-		S_inlines(S_el(parent, "span", n->cls), n);
+		e = S_el(parent, "span", n->cls);
+		if (n->title)
+			xmlNewProp(e, X("title"), X(n->title));
+		S_inlines(e, n);
 		break;
 	case HG_BREAK:
 		S_el(parent, "br", NULL);
@@ -119,12 +123,47 @@ static void S_inlines(xmlNodePtr parent, const hg_node *n)
 		S_inline(parent, c);
 }
 
-static void S_table(xmlNodePtr parent, const hg_node *t)
+/* The plain text of a node's inlines, appended to buf (cut at n bytes). */
+static void S_plain(char *buf, size_t n, const hg_node *node)
+{
+	const hg_node *c;
+	for (c = node->first; c; c = c->next) {
+		size_t len = strlen(buf);
+		if ((c->type == HG_TEXT || c->type == HG_CODE) && c->text)
+			snprintf(buf + len, n - len, "%s", c->text);
+		else if (c->type != HG_IMAGE)
+			S_plain(buf, n, c);
+	}
+}
+
+/* What a page's tables are named: each wrapper is a scrollable region, reachable from the
+ * keyboard (tabindex 0) and named by the table's own label or else the heading above it, with a
+ * number when that heading has several tables. */
+typedef struct {
+	char heading[256];
+	int tables;            /* under the current heading */
+} S_names;
+
+static void S_table(xmlNodePtr parent, const hg_node *t, S_names *names)
 {
 	xmlNodePtr wrap = S_el(parent, "div", "table-wrap");
-	xmlNodePtr table = S_el(wrap, "table", t->cls), section, tr, cell;
+	xmlNodePtr table, section, tr, cell;
 	const hg_node *row, *c;
 	int header = 1;
+	char label[320];
+
+	names->tables++;
+	if (t->title)
+		snprintf(label, sizeof label, "%s", t->title);
+	else if (names->tables > 1)
+		snprintf(label, sizeof label, "%s (table %d)", names->heading[0] ? names->heading :
+			"table", names->tables);
+	else
+		snprintf(label, sizeof label, "%s", names->heading[0] ? names->heading : "table");
+	xmlNewProp(wrap, X("role"), X("region"));
+	xmlNewProp(wrap, X("aria-label"), X(label));
+	xmlNewProp(wrap, X("tabindex"), X("0"));
+	table = S_el(wrap, "table", t->cls);
 
 	section = S_el(table, "thead", NULL);
 	for (row = t->first; row; row = row->next) {
@@ -142,7 +181,7 @@ static void S_table(xmlNodePtr parent, const hg_node *t)
 	}
 }
 
-static void S_blocks(xmlNodePtr parent, const hg_node *n)
+static void S_blocks(xmlNodePtr parent, const hg_node *n, S_names *names)
 {
 	const hg_node *c, *item;
 	xmlNodePtr e;
@@ -150,6 +189,9 @@ static void S_blocks(xmlNodePtr parent, const hg_node *n)
 	for (c = n->first; c; c = c->next) {
 		switch (c->type) {
 		case HG_HEADING:
+			names->heading[0] = 0;
+			names->tables = 0;
+			S_plain(names->heading, sizeof names->heading, c);
 			snprintf(tag, sizeof(tag), "h%d", c->level < 1 ? 1 : c->level > 6 ? 6 : c->level);
 			e = S_el(parent, tag, c->cls);
 			if (c->title)
@@ -169,10 +211,10 @@ static void S_blocks(xmlNodePtr parent, const hg_node *n)
 			xmlAddChild(e, xmlNewText(X(c->text)));
 			break;
 		case HG_TABLE:
-			S_table(parent, c);
+			S_table(parent, c, names);
 			break;
 		case HG_DOC:
-			S_blocks(parent, c);
+			S_blocks(parent, c, names);
 			break;
 		default:
 			S_inline(S_el(parent, "p", NULL), c);
@@ -197,7 +239,11 @@ int hg_render_html(char **out, size_t *len, const hg_page *page, const void *tem
 	xmlAddChild(found[0], xmlNewText(X(page->title)));
 	if (page->breadcrumb)
 		S_inlines(found[1], page->breadcrumb);
-	S_blocks(found[2], page->body);
+	{
+		S_names names;
+		memset(&names, 0, sizeof names);
+		S_blocks(found[2], page->body, &names);
+	}
 	if (page->footer)
 		S_inlines(found[3], page->footer);
 	href = malloc(strlen(page->root) + sizeof("style.css"));

@@ -70,6 +70,23 @@ static int S_field_str(char **out, json_t *o, const char *file, const char *pref
 	return 0;
 }
 
+/* How the limit was set: noise_floor_pct, limit_floor_pct, limit_source (and limit_pct) of
+ * sentinel.json or of system.json's campaign.sentinel; what o has replaces what was read. */
+static int S_limit_fields(hg_sentinel *t, json_t *o, const char *file, const char *prefix)
+{
+	char *src = NULL;
+	if (S_field_num(&t->noise_floor_pct, o, file, prefix, "noise_floor_pct", 0) ||
+		S_field_num(&t->limit_floor_pct, o, file, prefix, "limit_floor_pct", 0) ||
+		S_field_num(&t->campaign_limit_pct, o, file, prefix, "limit_pct", 0) ||
+		S_field_str(&src, o, file, prefix, "limit_source", 0))
+		return -1;
+	if (src) {
+		free(t->limit_source);
+		t->limit_source = src;
+	}
+	return 0;
+}
+
 static int S_reading(hg_reading *r, json_t *o, const char *file, size_t i)
 {
 	char prefix[48];
@@ -132,6 +149,8 @@ int hg_sentinel_parse(hg_sentinel *out, const char *text, size_t len, const char
 		S_bad(file, "limit_pct", "expected a number above 0");
 		goto out;
 	}
+	if (S_limit_fields(out, j, file, "") != 0)
+		goto out;
 	readings = json_object_get(j, "readings");
 	if (!json_is_array(readings)) {
 		S_bad(file, "readings", readings ? "expected an array" : "missing");
@@ -164,7 +183,8 @@ static int S_campaign(hg_sentinel *t, json_t *cs, const char *file)
 		S_field_int(&t->disturbed_records, cs, file, "campaign.sentinel.", "disturbed_records",
 			0) ||
 		S_field_int(&t->remeasured_records, cs, file, "campaign.sentinel.",
-			"remeasured_records", 0))
+			"remeasured_records", 0) ||
+		S_limit_fields(t, cs, file, "campaign.sentinel."))
 		return -1;
 	if (!t->traced) {
 		/* sentinel.json is the record of the readings; without it system.json says what ran */
@@ -210,6 +230,7 @@ int hg_sentinel_load(hg_system *s, json_t *campaign_sentinel, const char *sysfil
 		return hg_error_set("%s: out of memory", sysfile);
 	}
 	t->readings_count = t->disturbed_records = t->remeasured_records = -1;
+	t->noise_floor_pct = t->limit_floor_pct = t->campaign_limit_pct = -1;
 	t->limit_pct = 3.0;
 	s->sentinel = t;
 	if (have || listed)
@@ -245,6 +266,7 @@ void hg_sentinel_free(hg_sentinel *t)
 	}
 	free(t->readings);
 	free(t->workload);
+	free(t->limit_source);
 	free(t->file.file);
 	free(t);
 }

@@ -413,8 +413,8 @@ static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, siz
 			if (!f->ok || (f->message_bytes != 32 && f->message_bytes != 65536))
 				continue;
 			n = asprintf(&line, "\n%s\t%s\t%s\t%llu\t%.17g\t%.17g", all[k].system->name,
-				f->instance, f->implementation, f->message_bytes, f->cycles_per_byte,
-				f->mean_cycles);
+				f->instance, f->implementation, f->message_bytes, f->headline_cpb,
+				f->headline_cycles);
 			if (n < 0)
 				continue;
 			while (len + (size_t)n + 1 > cap)

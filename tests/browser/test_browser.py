@@ -11,7 +11,13 @@ comparison page and a method page, each at 1280 and 390 CSS pixels wide, and fai
     an element of class "marker" or "bar"); algorithm and comparison pages need a chart;
   * the page scrolls sideways, or a table is wider than the viewport without an ancestor of its
     own that scrolls (overflow-x auto/scroll) and fits the viewport;
-  * a screenshot is blank (almost every pixel the same colour).
+  * a screenshot is blank (almost every pixel the same colour);
+  * axe-core (tests/browser/node_modules/axe-core, pinned by package-lock.json and installed by
+    make deps; missing is a failure, not a skip), run inside the page, reports a violation of
+    impact serious or critical (printed with its rule id and target);
+  * at 1280 px, a table of the comparison page does not fit: a wrapper of it scrolls sideways, it
+    is wider than the viewport, or one of its rows is taller than two lines of text (twice the
+    cells' computed line height plus their padding and borders).
 
 Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe: fd 3 in, fd 4
 out, NUL-terminated JSON), with the standard library only.  Plain command-line runs are not
@@ -24,8 +30,10 @@ Runtime.exceptionThrown, Log.entryAdded).
 
 Before the real pages, the test proves its detectors on scratch pages: an injected console error,
 a missing image and an uncaught exception are caught; an empty page's screenshot is found blank;
-an unwrapped wide table, a missing chart and a chart without series are caught; a PNG using all
-five filter types decodes exactly.
+an unwrapped wide table, a missing chart and a chart without series are caught; an <img> without
+alt and a scrollable region the keyboard cannot reach are axe violations; a wrapped table that
+scrolls at 1280 px and a row three lines tall are caught; a PNG using all five filter types decodes
+exactly.
 
 Screenshots are kept in <work>/shots/<page>-<width>.png, Chromium's stderr in <work>/logs/.
 Prints one line per check, then "N passed, M failed".  Exit 0 when all passed, 1 when any failed,
@@ -362,6 +370,19 @@ PROBE = r"""
         break;
       }
     }
+    item.rows = Array.from(t.rows).map((tr, k) => {
+      let limit = 0;
+      Array.from(tr.cells).forEach(c => {
+        const cs = getComputedStyle(c);
+        let lh = parseFloat(cs.lineHeight);
+        if (isNaN(lh)) lh = 1.2 * parseFloat(cs.fontSize);   /* line-height: normal */
+        const extra = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth']
+            .reduce((sum, k2) => sum + (parseFloat(cs[k2]) || 0), 0);
+        limit = Math.max(limit, 2 * lh + extra);
+      });
+      return {index: k, height: tr.getBoundingClientRect().height, limit: limit,
+              text: tr.textContent.trim().replace(/\s+/g, ' ').slice(0, 50)};
+    });
     res.tables.push(item);
   });
   document.querySelectorAll('img.chart').forEach(img => {
@@ -377,10 +398,55 @@ PROBE = r"""
 """
 
 
-def run_page(chromium, work, tag, url, width, mobile, shot_path):
-    """Opens url at one width; returns a dict with the page's errors, probe and screenshot."""
+def run_axe(b, source):
+    """axe-core's violations of the loaded page: [(impact, rule id, targets, help)]."""
+    b.call("Runtime.evaluate", {"expression": source, "returnByValue": True}, timeout=30.0)
+    found = b.evaluate(r"""
+(async () => {
+  const r = await axe.run(document, {resultTypes: ['violations']});
+  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+      targets: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}));
+})()
+""")
+    return found
+
+
+def judge_axe(res, name, violations):
+    """Check: no axe violation of impact serious or critical."""
+    bad = [v for v in violations if v["impact"] in ("serious", "critical")]
+    minor = len(violations) - len(bad)
+    res.check(not bad, name + ": axe-core finds no serious or critical violation",
+              "; ".join("%s (%s): %s at %s" % (v["id"], v["impact"], v["help"],
+                                               ", ".join(v["targets"])) for v in bad),
+              info="%d minor" % minor if minor else "")
+
+
+def judge_fit(res, name, probe):
+    """Check (comparison page at 1280 px): every table fits without scrolling sideways and no
+    row is taller than two lines of text."""
+    vw = probe["clientWidth"]
+    bad = []
+    for t in probe["tables"]:
+        c = t["container"]
+        if t["width"] > vw + 0.5 or t["wide"]:
+            bad.append("table %d (%s) is %.0f px wide, the viewport %d px"
+                       % (t["index"], t["label"], t["width"], vw))
+        if c is not None and c["scrolls"]:
+            bad.append("table %d (%s): its wrapper %s scrolls sideways"
+                       % (t["index"], t["label"], c["name"]))
+        for r in t["rows"]:
+            if r["height"] > r["limit"] + 1:
+                bad.append("table %d row %d (%s) is %.0f px tall, two lines are %.0f px"
+                           % (t["index"], r["index"], r["text"], r["height"], r["limit"]))
+    res.check(not bad, name + ": tables fit the screen, rows at most two lines (%d table(s))"
+              % len(probe["tables"]), "; ".join(bad))
+
+
+def run_page(chromium, work, tag, url, width, mobile, shot_path, axe=None):
+    """Opens url at one width; returns a dict with the page's errors, probe, axe-core's findings
+    (when axe, its source, is given) and screenshot."""
     out = {"tag": tag, "width": width, "error": None, "console": [], "probe": None,
-           "png": None, "shot": shot_path}
+           "png": None, "shot": shot_path, "axe": None}
     b = Browser(chromium, os.path.join(work, "profiles", tag),
                 os.path.join(work, "logs", tag + ".stderr"), width)
     try:
@@ -390,6 +456,8 @@ def run_page(chromium, work, tag, url, width, mobile, shot_path):
             out["error"] = why
             return out
         out["probe"] = b.evaluate(PROBE)
+        if axe:
+            out["axe"] = run_axe(b, axe)
         out["png"] = b.screenshot(shot_path)
         b.settle()
         out["console"] = b.errors()
@@ -647,6 +715,25 @@ SCRATCH_LAYOUT = """<!DOCTYPE html>
 </div></body></html>
 """
 
+SCRATCH_A11Y = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>a11y</title></head><body><main>
+<h1>Known violations</h1>
+<img src="good.svg">
+<div id="scroller" style="width: 100px; overflow-x: auto"><table><tr><td>%(cells)s</td></tr></table></div>
+</main></body></html>
+"""
+
+SCRATCH_FIT = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>fit</title><link rel="stylesheet" href="style.css"></head><body><div class="main">
+<div class="table-wrap"><table><tr><td>fits</td><td>one line</td></tr></table></div>
+<div class="table-wrap"><table><tr>%(cells)s%(cells)s</tr></table></div>
+<div class="table-wrap"><table><tr><td style="width: 5em">three or more lines of text in a
+narrow cell of this table</td><td>x</td></tr></table></div>
+</div></body></html>
+"""
+
 SVG_GOOD = """<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100" viewBox="0 0 300 100">
 <title>t</title><desc>d</desc>
 <g class="series"><circle class="marker" cx="50" cy="50" r="5" fill="#06c"/></g>
@@ -682,6 +769,8 @@ def prepare_scratch(work, site):
     cells = "".join("<td>wide-unbreakable-cell-%02d</td>" % i for i in range(12))
     files = {"errors.html": SCRATCH_ERRORS, "empty.html": SCRATCH_EMPTY,
              "layout.html": SCRATCH_LAYOUT % {"cells": cells},
+             "a11y.html": SCRATCH_A11Y % {"cells": cells},
+             "fit.html": SCRATCH_FIT % {"cells": cells},
              "good.svg": SVG_GOOD, "empty.svg": SVG_EMPTY}
     for fn, text in files.items():
         with open(os.path.join(d, fn), "w", encoding="utf-8") as f:
@@ -715,6 +804,26 @@ def self_check_runs(res, runs, scratch):
                   "not found blank", info=desc)
     else:
         res.check(False, "self-check: blank detector", "no screenshot of the empty page")
+
+    a = runs["a11y"]
+    ids = set(v["id"] for v in (a.get("axe") or []) if v["impact"] in ("serious", "critical"))
+    sub = Results(quiet=True)
+    judge_axe(sub, "scratch", a.get("axe") or [])
+    res.check(a["error"] is None and {"image-alt", "scrollable-region-focusable"} <= ids
+              and not sub.items[0][0] and "image-alt" in sub.items[0][2],
+              "self-check: axe-core finds an <img> without alt and a scrollable region the "
+              "keyboard cannot reach", a["error"] or "found: %s" % sorted(ids))
+    f = runs["fit"]
+    if f["probe"] is None:
+        res.check(False, "self-check: fit detector", f["error"] or "no probe result")
+    else:
+        sub = Results(quiet=True)
+        judge_fit(sub, "scratch", f["probe"])
+        why = sub.items[0][2]
+        res.check(not sub.items[0][0] and "table 1 (" in why and "scrolls sideways" in why
+                  and "table 2 row 0" in why and "table 0" not in why,
+                  "self-check: fit detector catches a table that scrolls at 1280 px and a row "
+                  "three lines tall, and accepts one that fits", why)
 
     lay = runs["layout"]
     p = lay["probe"]
@@ -781,6 +890,8 @@ def main():
     ap.add_argument("--source", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--axe", default=None, help="axe.min.js (default: tests/browser/"
+                    "node_modules/axe-core/axe.min.js of --source)")
     args = ap.parse_args()
     t0 = time.monotonic()
     work = os.path.abspath(args.work)
@@ -792,6 +903,15 @@ def main():
                   "package chromium)" % args.chromium)
         print("%d passed, %d failed" % (res.passed, res.failed))
         return 1
+
+    axe_path = args.axe or os.path.join(source, "tests/browser/node_modules/axe-core/axe.min.js")
+    if not os.path.isfile(axe_path):
+        res.check(False, "axe-core is installed", "%s is missing (make deps runs npm ci in "
+                  "tests/browser)" % axe_path)
+        print("%d passed, %d failed" % (res.passed, res.failed))
+        return 1
+    with open(axe_path, encoding="utf-8") as fh:
+        axe = fh.read()
 
     shutil.rmtree(work, ignore_errors=True)
     for d in ("shots", "logs", "profiles"):
@@ -822,6 +942,10 @@ def main():
                    False, os.path.join(work, "shots", "selfcheck-errors-1280.png")),
         "layout": ("selfcheck-layout", file_url(os.path.join(scratch, "layout.html")), 390,
                    True, os.path.join(work, "shots", "selfcheck-layout-390.png")),
+        "a11y": ("selfcheck-a11y", file_url(os.path.join(scratch, "a11y.html")), 1280, False,
+                 os.path.join(work, "shots", "selfcheck-a11y-1280.png"), axe),
+        "fit": ("selfcheck-fit", file_url(os.path.join(scratch, "fit.html")), 1280, False,
+                os.path.join(work, "shots", "selfcheck-fit-1280.png")),
     }
     present = []
     for page, kind in PAGES:
@@ -833,7 +957,7 @@ def main():
         for width, mobile in WIDTHS:
             tag = "%s-%d" % (page.replace("/", "_").rsplit(".", 1)[0], width)
             jobs[(page, width)] = (tag, file_url(os.path.join(site, page)),
-                                   width, mobile, os.path.join(work, "shots", tag + ".png"))
+                                   width, mobile, os.path.join(work, "shots", tag + ".png"), axe)
 
     runs = {"empty": empty}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
@@ -866,6 +990,12 @@ def main():
                 res.check(False, name + ": viewport width",
                           "window.innerWidth is %d px, not %d" % (probe["innerWidth"], width))
             judge_layout(res, name, probe)
+            if run["axe"] is None:
+                res.check(False, name + ": axe-core ran", "no result")
+            else:
+                judge_axe(res, name, run["axe"])
+            if kind == "comparison" and width == 1280:
+                judge_fit(res, name, probe)
             judge_charts(res, name, probe, kind, site)
             chart_urls.update(c["url"] for c in probe["charts"])
             judge_shot(res, name, run)

@@ -180,36 +180,40 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 		static const char *const mem[] = { "stack_bytes", "heap_peak_bytes", "heap_allocations",
 			"mmap_bytes", "text_bytes", "data_bytes" };
 		int seen_x86 = 0, seen_arm = 0;
-		cr_expect_eq(ncol, 28);
+		cr_expect_eq(ncol, 30);
 		cr_expect_str_eq(fields[0], "system");
-		cr_expect_str_eq(fields[19], "peak_rss_kib");
+		/* the headline figure and its estimator follow the guide's columns */
+		cr_expect_str_eq(fields[12], "rounds");
+		cr_expect_str_eq(fields[13], "headline_cycles_per_byte");
+		cr_expect_str_eq(fields[14], "headline_estimator");
+		cr_expect_str_eq(fields[21], "peak_rss_kib");
 		/* the exact memory figures follow the resource columns, before the record */
 		for (k = 0; k < 6; k++)
-			cr_expect_str_eq(fields[20 + k], mem[k]);
-		cr_expect_str_eq(fields[26], "record");
-		cr_expect_str_eq(fields[27], "record_sha256");
+			cr_expect_str_eq(fields[22 + k], mem[k]);
+		cr_expect_str_eq(fields[28], "record");
+		cr_expect_str_eq(fields[29], "record_sha256");
 		for (k = 0; k < ncol; k++)
 			free(fields[k]);
 		free(fields);
 		while (*p) {
-			cr_expect_eq(S_csv_record(&fields, &p), 28, "row %zu", rows);
-			if (strcmp(fields[26], "data/x86_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
+			cr_expect_eq(S_csv_record(&fields, &p), 30, "row %zu", rows);
+			if (strcmp(fields[28], "data/x86_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
 				/* x86_1 is evidence of the current hashbench: the record's own figures */
-				cr_expect_str_eq(fields[20], "12352");
-				cr_expect_str_eq(fields[21], "4096");
-				cr_expect_str_eq(fields[22], "2");
-				cr_expect_str_eq(fields[23], "0");
-				cr_expect_str_eq(fields[24], "12552");
-				cr_expect_str_eq(fields[25], "4096");
+				cr_expect_str_eq(fields[22], "12352");
+				cr_expect_str_eq(fields[23], "4096");
+				cr_expect_str_eq(fields[24], "2");
+				cr_expect_str_eq(fields[25], "0");
+				cr_expect_str_eq(fields[26], "12552");
+				cr_expect_str_eq(fields[27], "4096");
 				seen_x86 = 1;
 			}
-			if (strcmp(fields[26], "data/arm_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
+			if (strcmp(fields[28], "data/arm_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
 				/* arm_1 is evidence of an earlier version: not recorded is empty */
-				for (k = 20; k < 26; k++)
-					cr_expect_str_eq(fields[k], "", "arm_1 column %s", mem[k - 20]);
+				for (k = 22; k < 28; k++)
+					cr_expect_str_eq(fields[k], "", "arm_1 column %s", mem[k - 22]);
 				seen_arm = 1;
 			}
-			for (k = 0; k < 28; k++)
+			for (k = 0; k < 30; k++)
 				free(fields[k]);
 			free(fields);
 			rows++;
@@ -250,11 +254,12 @@ Test(compare, csv_quotes_what_needs_quoting)
 		free(fields[k]);
 	free(fields);
 	n = S_csv_record(&fields, &p);
-	cr_assert_eq(n, 28);
+	cr_assert_eq(n, 30);
 	cr_expect_str_eq(fields[2], "a,b \"c\"\nd");
 	cr_expect_str_eq(fields[5], "crash");
 	cr_expect_str_eq(fields[7], "", "no figure of a crashed record");
-	cr_expect_str_eq(fields[15], "false");
+	cr_expect_str_eq(fields[14], "", "no headline of a crashed record");
+	cr_expect_str_eq(fields[17], "false");
 	for (k = 0; k < n; k++)
 		free(fields[k]);
 	free(fields);
@@ -268,8 +273,8 @@ Test(compare, comparison_page_groups_by_digest_and_sorts_by_speed)
 	char *site = S_site("comparepage"), *path = hb_path_join(site, "x86_1/compare.md");
 	char *md = S_read(path);
 	const char *g256 = strstr(md, "## 256-bit digests"), *g512 = strstr(md, "## 512-bit digests");
-	const char *ossl = strstr(md, "| `SHA-256` | openssl |"), *sm3 = strstr(md, "| `SM3` | reference |");
-	const char *litchi = strstr(md, "| `litchi_256` | reference |");
+	const char *ossl = strstr(md, "| `SHA-256` (openssl) |"), *sm3 = strstr(md, "| `SM3` (reference) |");
+	const char *litchi = strstr(md, "| `litchi_256` (reference) |");
 
 	cr_assert_not_null(g256, "%s", md);
 	cr_assert_not_null(g512);
@@ -361,14 +366,14 @@ Test(compare, a_changed_figure_rerenders_the_pages_that_show_it)
 	S_build(data, site);
 	other = S_ino(site, "arm_1/hash-15.html");
 	unrelated = S_ino(site, "x86_1/sm3.html");
-	/* the x86_1 figure at 65536 B of litchi_256 doubles */
+	/* the x86_1 headline figure at 65536 B of litchi_256 grows */
 	rec = hb_path_join(data, "x86_1/records/hash-15/litchi_256__hash_65536.json");
 	text = S_read(rec);
-	at = strstr(text, "\"cycles\": ");
+	at = strstr(text, "\"cycles_per_byte\": ");
 	cr_assert_not_null(at);
 	{
-		/* a leading digit: about ten times the cycles of round 0 */
-		char *grown = hb_sprintf("%.*s2%s", (int)(at + 10 - text), text, at + 10);
+		/* a leading digit: 29.2 instead of 9.2 */
+		char *grown = hb_sprintf("%.*s2%s", (int)(at + 19 - text), text, at + 19);
 		hbt_write(rec, grown, strlen(grown));
 		free(grown);
 	}
@@ -378,7 +383,7 @@ Test(compare, a_changed_figure_rerenders_the_pages_that_show_it)
 	cr_expect_eq(S_ino(site, "x86_1/sm3.html"), unrelated, "an unrelated page was rendered again");
 	p = hb_path_join(site, "arm_1/hash-15.md");
 	md = S_read(p);
-	cr_expect(strstr(md, "| `litchi_256` (reference) | [x86_1](../x86_1/hash-15.html) | 10.0 |") ==
+	cr_expect(strstr(md, "| `litchi_256` (reference) | [x86_1](../x86_1/hash-15.html) | 9.2 |") ==
 		NULL, "the old figure is still shown: %s", md);
 	free(md);
 	free(p);

@@ -1,0 +1,241 @@
+/* test_headline.c — the headline figure as a user sees it: the comparison page and the downloads
+ * take it from the record (x86_1's litchi_256 at 65536 B: headline 9.2, mean 10.0), section 4
+ * shows it beside the guide's columns, evidence of an earlier version (arm_1) has the mean as
+ * its headline with estimator "mean", the method page names the estimator and the sentinel's
+ * limit, and a bad headline stops hashgen with one line naming the file and the field. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <jansson.h>
+
+#include "hashgen.h"
+#include "support.h"
+
+#define DATA HBT_FIXTURES "/data"
+#define TEMPLATES HBT_SOURCE_DIR "/templates"
+#define HASHGEN HBT_BUILD_DIR "/bin/hashgen"
+#define LITCHI_64K "data/x86_1/records/hash-15/litchi_256__hash_65536.json"
+
+static char *S_read(const char *path)
+{
+	char *text;
+	size_t len;
+	cr_assert_eq(hg_read_file(&text, &len, path), 0, "%s", hg_error_last());
+	return text;
+}
+
+/* build/bin/hashgen as a user runs it; *out gets stdout and stderr, the exit status returns. */
+static int S_hashgen(char **out, const char *root, const char *data, const char *site)
+{
+	char *log = hb_path_join(root, "hashgen.log");
+	char *cmd = hb_sprintf("TMPDIR='%s' '%s' --data '%s' --out '%s' --templates '%s' >'%s' 2>&1",
+		root, HASHGEN, data, site, TEMPLATES, log);
+	size_t len;
+	int st = system(cmd);
+	cr_assert(WIFEXITED(st), "%s did not exit", cmd);
+	cr_assert_eq(hg_read_file(out, &len, log), 0, "%s", hg_error_last());
+	free(cmd);
+	free(log);
+	return WEXITSTATUS(st);
+}
+
+/* A file of the site (caller frees). */
+static char *S_page(const char *site, const char *rel)
+{
+	char *p = hb_path_join(site, rel), *text = S_read(p);
+	free(p);
+	return text;
+}
+
+static char *S_site(const char *name)
+{
+	char *root = hbt_tmpdir(name), *site = hb_path_join(root, "site"), *out;
+	cr_assert_eq(S_hashgen(&out, root, DATA, site), 0, "%s", out);
+	free(out);
+	free(root);
+	return site;
+}
+
+/* The row of results.json for a record of the site. */
+static json_t *S_result(json_t *results, const char *record)
+{
+	json_t *f;
+	size_t i;
+	json_array_foreach(json_object_get(results, "figures"), i, f)
+		if (strcmp(json_string_value(json_object_get(f, "record")), record) == 0)
+			return f;
+	cr_assert_fail("no figure of %s in results.json", record);
+	return NULL;
+}
+
+Test(headline, comparison_page_and_downloads_use_the_records_headline)
+{
+	char *site = S_site("headline-pages"), *p, *text, *rp;
+	json_t *rec, *results, *f;
+	json_error_t err;
+	double want;
+
+	rp = hb_path_join(site, LITCHI_64K);
+	rec = json_load_file(rp, 0, &err);
+	cr_assert_not_null(rec, "%s: %s", rp, err.text);
+	want = json_real_value(json_object_get(json_object_get(rec, "headline"), "cycles_per_byte"));
+	cr_assert(want > 9 && want < 9.5, "the fixture's headline is 9.2 (mean 10.0): %g", want);
+
+	p = hb_path_join(site, "results.json");
+	results = json_load_file(p, 0, &err);
+	cr_assert_not_null(results, "%s", err.text);
+	f = S_result(results, LITCHI_64K);
+	cr_expect_eq(json_real_value(json_object_get(f, "headline_cycles_per_byte")), want,
+		"the headline at full precision, as the record has it");
+	cr_expect_str_eq(json_string_value(json_object_get(f, "headline_estimator")),
+		"median-of-pass-minima");
+	cr_expect_gt(json_real_value(json_object_get(f, "cycles_per_byte")), 10.0,
+		"the guide's mean stays as it was");
+	free(p);
+
+	/* the page's CSV carries the same figure */
+	p = hb_path_join(site, "x86_1/hash-15.csv");
+	text = S_read(p);
+	{
+		char *line = strstr(text, ",65536,ok,PASS,"), *want_txt = NULL;
+		int digits;
+		/* the shortest decimal that reads back as the same double */
+		for (digits = 15; digits <= 17; digits++) {
+			free(want_txt);
+			want_txt = hb_sprintf("%.*g", digits, want);
+			if (strtod(want_txt, NULL) == want)
+				break;
+		}
+		{
+			char *w = hb_sprintf(",%s,median-of-pass-minima,", want_txt);
+			free(want_txt);
+			want_txt = w;
+		}
+		cr_assert(strstr(text, ",headline_cycles_per_byte,headline_estimator,") != NULL);
+		cr_expect(strstr(text, "litchi_256,reference,65536,ok,") != NULL);
+		cr_expect(line && strstr(text, want_txt) != NULL, "%s not in %s", want_txt, text);
+		free(want_txt);
+	}
+	free(text);
+	free(p);
+
+	/* the comparison page shows and ranks by the headline: 9.2, not 10.0 */
+	p = hb_path_join(site, "x86_1/compare.md");
+	text = S_read(p);
+	cr_expect(strstr(text, "| [hash-15](hash-15.html) | `litchi_256` (reference) | PASS | 9.2 |")
+		!= NULL, "%s", text);
+	/* the disturbed figure of litchi_512 at 32 B carries its marks and the legend explains them */
+	cr_expect(strstr(text, "| 1578†‡ |") != NULL, "%s", text);
+	cr_expect(strstr(text, "‡ disturbed: fewer than two calm passes remained") != NULL);
+	free(text);
+	free(p);
+	p = hb_path_join(site, "x86_1/compare.html");
+	text = S_read(p);
+	cr_expect(strstr(text, "<span class=\"mark\" title=\"disturbed at 32 B: fewer than two calm "
+		"passes remained") != NULL, "the mark says what it means and at which size");
+	cr_expect(strstr(text, "role=\"region\" aria-label=\"512-bit digests: speed\" tabindex=\"0\"")
+		!= NULL, "a named scroll region reachable from the keyboard");
+	free(text);
+	free(p);
+
+	/* arm_1 is evidence of an earlier version: its headline is the mean, estimator "mean" */
+	f = S_result(results, "data/arm_1/records/hash-15/litchi_256__hash_65536.json");
+	cr_expect_eq(json_real_value(json_object_get(f, "headline_cycles_per_byte")),
+		json_real_value(json_object_get(f, "cycles_per_byte")));
+	cr_expect_str_eq(json_string_value(json_object_get(f, "headline_estimator")), "mean");
+	/* as is the record of x86_1 that an earlier version wrote */
+	f = S_result(results, "data/x86_1/records/evil/evil_256__hash_32.json");
+	cr_expect_str_eq(json_string_value(json_object_get(f, "headline_estimator")), "mean");
+	json_decref(results);
+	json_decref(rec);
+	free(rp);
+	free(site);
+}
+
+Test(headline, algorithm_page_shows_the_guides_columns_and_the_headline)
+{
+	char *site = S_site("headline-alg"), *md = S_page(site, "x86_1/hash-15.md");
+
+	cr_expect(strstr(md, "| instance | message | mean cycles | cycles/byte | mean time | MB/s | n | "
+		"headline cycles/byte | median cycles | spread |") != NULL, "%s", md);
+	cr_expect(strstr(md, "| `litchi_256` | 65536 B | 657.6 k | 10.0 | 313 µs | 209.3 | "
+		"9595 (5 × 1919) | 9.2 |") != NULL, "%s", md);
+	cr_expect(strstr(md, "| 49.3†‡ |") != NULL, "the disturbed, unstable figure is marked");
+	cr_expect(strstr(md, "† unstable: ") != NULL && strstr(md, "‡ disturbed: ") != NULL);
+	free(md);
+
+	/* an earlier version's page: the headline column repeats the mean */
+	md = S_page(site, "arm_1/hash-15.md");
+	cr_expect(strstr(md, "| `litchi_256` | 65536 B | 657.6 k | 10.0 | 243 µs | 270.1 | "
+		"12385 (5 × 2477) | 10.0 |") != NULL, "%s", md);
+	cr_expect(strstr(md, "it is the guide's mean (estimator \"mean\")") != NULL, "%s", md);
+	free(md);
+
+	/* the method pages name the estimator and the sentinel's limit, or say they were not
+	 * recorded */
+	md = S_page(site, "x86_1/method.html");
+	cr_expect(strstr(md, "This system: estimator median-of-pass-minima; passes per record: 3.")
+		!= NULL, "%s", md);
+	cr_expect(strstr(md, "calibration readings) 0.42 %; limit 3.00 %; floor 3.00 %; set calibrated "
+		"from the readings at the campaign's start.") != NULL, "%s", md);
+	free(md);
+	md = S_page(site, "arm_1/method.html");
+	cr_expect(strstr(md, "This system: estimator mean (evidence of an earlier hashbench") != NULL);
+	cr_expect(strstr(md, "calibration readings) not recorded; limit not recorded; floor not "
+		"recorded; set not recorded.") != NULL, "%s", md);
+	free(md);
+	free(site);
+}
+
+/* A copy of the fixtures with one record's text changed from what to by. */
+static void S_spoil(const char *data, const char *rel, const char *what, const char *by)
+{
+	char *path = hb_path_join(data, rel), *text = S_read(path), *at = strstr(text, what), *out;
+	cr_assert_not_null(at, "%s has no %s", rel, what);
+	out = hb_sprintf("%.*s%s%s", (int)(at - text), text, by, at + strlen(what));
+	hbt_write(path, out, strlen(out));
+	free(out);
+	free(text);
+	free(path);
+}
+
+Test(headline, a_bad_headline_is_one_line_naming_file_and_field)
+{
+	static const struct {
+		const char *what, *by, *message;
+	} cases[] = {
+		{ "\"cycles_per_byte\": ", "\"cycles_per_byte\": -", "headline.cycles_per_byte: expected "
+			"a number of 0 or more" },
+		{ "\"cycles_per_call\": ", "\"cycles_per_call\": \"fast\", \"x\": ",
+			"headline.cycles_per_call: expected a number of 0 or more" },
+		{ "\"estimator\": \"median-of-pass-minima\"", "\"estimator\": 7",
+			"headline.estimator: expected a string" },
+		{ "\"calm\": true", "\"calm\": \"yes\"", "passes[0].calm: expected true or false" },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char *root = hbt_tmpdir("headline-bad"), *data = hb_path_join(root, "data");
+		char *site = hb_path_join(root, "site"), *cmd, *out, *want;
+		cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data);
+		cr_assert_eq(system(cmd), 0);
+		S_spoil(data, "x86_1/records/hash-15/litchi_256__hash_65536.json", cases[k].what,
+			cases[k].by);
+		cr_expect_neq(S_hashgen(&out, root, data, site), 0, "%s", out);
+		want = hb_sprintf("hashgen: %s/x86_1/records/hash-15/litchi_256__hash_65536.json: %s\n",
+			data, cases[k].message);
+		cr_expect(strstr(out, want) != NULL, "want %s got %s", want, out);
+		cr_expect_eq(strchr(strstr(out, "hashgen: ") ? strstr(out, "hashgen: ") : out, '\n'),
+			out + strlen(out) - 1, "one line: %s", out);
+		free(want);
+		free(out);
+		free(cmd);
+		free(site);
+		free(data);
+		hg_rm_rf(root);
+		free(root);
+	}
+}
