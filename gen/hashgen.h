@@ -52,7 +52,7 @@ typedef struct {
  * guide's mean (estimator "mean"). */
 typedef struct {
 	int present;
-	char *estimator;       /* "median-of-pass-minima" */
+	char *estimator;       /* "min-of-pass-minima" */
 	double cycles_per_call, cycles_per_byte;
 	size_t calm_passes;    /* headline.passes: the calm passes the median is taken over */
 	size_t passes;         /* the record's passes[], calm or not (0: not recorded) */
@@ -71,8 +71,8 @@ typedef struct {
 	hg_headline headline;  /* the estimator's figure (headline.c) */
 	unsigned long long *samples; /* single-call cycles, NULL when the record has none */
 	size_t nsamples;
-	int disturbed;         /* fewer than two calm passes remained (earlier evidence: a round
-	                        * was far from the others even after the retries) */
+	int disturbed;         /* the headline was not confirmed by a second pass (earlier
+	                        * evidence: a round was far from the others after the retries) */
 	size_t nretries;       /* attempts discarded as disturbed */
 	char *original;        /* imported: the original it was converted from (NULL: measured) */
 	char original_sha256[65];

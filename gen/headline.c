@@ -166,7 +166,8 @@ int hg_marks_add(hg_arena *a, hg_node *cell, int unstable, int disturbed,
 	if (disturbed) {
 		S_mark(a, cell, "‡", hg_printf(a, "disturbed at %llu B: %s", bytes,
 			estimator && strcmp(estimator, HG_ESTIMATOR_MEAN) != 0 ?
-			"fewer than two calm passes remained after the passes measured again" :
+			"not confirmed: no second pass came within 2 % of the fastest, or none of those "
+			"was calm" :
 			"its rounds still lay far apart after the retries"));
 		used |= HG_MARK_DISTURBED;
 	}
@@ -184,9 +185,9 @@ void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit)
 		hg_add_textf(a, p, "† unstable: the single calls at that size spread more than %.0f %% "
 			"about their median.%s", limit, used & HG_MARK_DISTURBED ? " " : "");
 	if (used & HG_MARK_DISTURBED)
-		hg_add_text(a, p, "‡ disturbed: fewer than two calm passes remained at that size (in "
-			"evidence of an earlier hashbench: its rounds still lay far apart after the "
-			"retries).");
+		hg_add_text(a, p, "‡ disturbed: the figure at that size was not confirmed by a second "
+			"pass within 2 %, one of them calm (in evidence of an earlier hashbench: its rounds "
+			"still lay far apart after the retries).");
 	hg_add_text(a, p, " The method page says how figures are judged.");
 }
 
