@@ -70,7 +70,7 @@ static double S_fastest(json_t *trials)
 }
 
 /* The sentinel's readings of a pass: into the batch for the parent, judged against the
- * campaign's median on this CPU. 1 with why filled when the machine was off. */
+ * campaign's reference on this CPU (its usual best). 1 with why filled when the machine was slow. */
 static int S_sentinel(hb_run *r, json_t **out_obj, char *why, size_t n, json_t *child,
 	const char *what, int pass)
 {

@@ -17,6 +17,7 @@
 #define MAX_RETRIES 2          /* a library's disturbed passes are measured again at most this often */
 #define HB_SENTINEL_FLOOR_PCT 3.0 /* the sentinel's limit is never below this */
 #define HB_SENTINEL_SIGMAS 3.5    /* nor below this many robust standard deviations of its noise */
+#define HB_SENTINEL_REFERENCE_Q 0.10 /* a pass is judged against this quantile of the readings */
 #define HB_SWITCHES_BASE 5.0      /* a pass switched out against its will more often than this */
 #define HB_SWITCHES_PER_S 20.0    /* plus this per second it timed, shared its CPU */
 #define HB_STEAL_MIN_MS 30.0      /* a pass from which the host stole more than this */
@@ -123,7 +124,8 @@ void hb_sentinel_free(hb_sentinel *s);
 double hb_sentinel_limit(const hb_sentinel *s);
 /* After the calibration of every timing CPU: the noise floor, and the limit when not fixed. */
 void hb_sentinel_set_limit(hb_sentinel *s);
-/* The median of the readings on cpu so far; < 0 when there are none. */
+/* The tenth percentile of the readings on cpu so far, the machine at its usual best; < 0 when
+ * there are none. */
 double hb_sentinel_reference(const hb_sentinel *s, int cpu);
 /* Time the sentinel a few times on cpu, without a library, and keep the readings. */
 int hb_sentinel_calibrate(hb_sentinel *s, hb_run *r, int cpu);

@@ -1,7 +1,8 @@
 /* sentinel.c — the watch on the machine's speed: the sentinel workload (sentinel_work.c), timed
  * on each timing CPU when the timing starts and by the driver before and after every pass, is
- * judged against the campaign's median on that CPU; a pass whose sentinel is off by more than
- * the limit is measured again. The limit is calibrated from the machine's own noise (the larger
+ * judged against the machine's usual best on that CPU (the tenth percentile of the readings so
+ * far: noise only ever adds time); a pass whose sentinel is slower by more than the limit is
+ * not calm. The limit is calibrated from the machine's own noise (the larger
  * of a floor and 3.5 robust standard deviations of the first readings) unless fixed by hand.
  * The whole trace is written to sentinel.json. */
 #define _GNU_SOURCE
@@ -75,7 +76,8 @@ static void S_value(hb_sentinel *s, int cpu, double cycles)
 	s->cpus[i].v[s->cpus[i].n++] = cycles;
 }
 
-double hb_sentinel_reference(const hb_sentinel *s, int cpu)
+/* The q-quantile (0..1) of cpu's readings so far; < 0 when there are none. */
+static double S_quantile(const hb_sentinel *s, int cpu, double q)
 {
 	size_t i, n;
 	double *v, m;
@@ -88,9 +90,22 @@ double hb_sentinel_reference(const hb_sentinel *s, int cpu)
 	if (!v)
 		return -1;
 	memcpy(v, s->cpus[i].v, n * sizeof(*v));
-	m = hb_median(v, n);
+	hb_median(v, n); /* sorts */
+	m = v[(size_t)(q * (double)(n - 1))];
 	free(v);
 	return m;
+}
+
+double hb_sentinel_reference(const hb_sentinel *s, int cpu)
+{
+	/* noise only ever adds time: the machine at its usual best is its fast end, the tenth
+	 * percentile (not the fastest reading, which one lucky run would set) */
+	return S_quantile(s, cpu, HB_SENTINEL_REFERENCE_Q);
+}
+
+static double S_median(const hb_sentinel *s, int cpu)
+{
+	return S_quantile(s, cpu, 0.5);
 }
 
 /* 1.4826 times the median absolute deviation of cpu's readings, in % of their median: their
@@ -200,14 +215,15 @@ int hb_sentinel_judge(char *why, size_t n, double *out_dev, double reference,
 	*out_dev = db > da ? db : da;
 	if (*out_dev <= limit_pct)
 		return 0;
-	snprintf(why, n, "the sentinel %s was %.1f %% slower than the campaign's median (limit %.1f %%)",
+	snprintf(why, n, "the sentinel %s was %.1f %% slower than the machine's usual best (limit "
+		"%.1f %%)",
 		db >= da ? "before" : "after", *out_dev, limit_pct);
 	return 1;
 }
 
 double hb_sentinel_noise(const hb_sentinel *s, int cpu)
 {
-	double ref = hb_sentinel_reference(s, cpu), *d, m;
+	double ref = S_median(s, cpu), *d, m;
 	size_t i, k, n;
 	for (i = 0; i < s->ncpus && s->cpus[i].cpu != cpu; i++)
 		;
@@ -235,21 +251,23 @@ void hb_sentinel_warn(const hb_sentinel *s, hb_run *r)
 
 json_t *hb_sentinel_summary(const hb_sentinel *s)
 {
-	json_t *med = json_object(), *rest = json_object();
+	json_t *med = json_object(), *rest = json_object(), *ref = json_object();
 	size_t i;
 	for (i = 0; i < s->ncpus; i++) {
 		char key[16];
 		snprintf(key, sizeof(key), "%d", s->cpus[i].cpu);
-		json_object_set_new(med, key, json_real(hb_sentinel_reference(s, s->cpus[i].cpu)));
+		json_object_set_new(med, key, json_real(S_median(s, s->cpus[i].cpu)));
+		json_object_set_new(ref, key, json_real(hb_sentinel_reference(s, s->cpus[i].cpu)));
 		json_object_set_new(rest, key, json_real(hb_sentinel_noise(s, s->cpus[i].cpu)));
 	}
-	return json_pack("{s:f, s:o, s:f, s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "limit_pct",
+	return json_pack("{s:f, s:o, s:f, s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o}", "limit_pct",
 		s->limit_pct, "noise_floor_pct", s->noise_pct >= 0 ? json_real(s->noise_pct) :
 		json_null(), "limit_floor_pct", HB_SENTINEL_FLOOR_PCT, "limit_source",
 		s->fixed ? "--sentinel-limit" : "calibrated", "workload",
 		HB_SENTINEL_WORKLOAD, "readings", (json_int_t)json_array_size(s->readings),
 		"disturbed_records", (json_int_t)s->disturbed, "remeasured_records",
-		(json_int_t)s->remeasured, "median_cycles", med, "median_deviation_pct", rest);
+		(json_int_t)s->remeasured, "median_cycles", med, "median_deviation_pct", rest,
+		"reference_cycles", ref);
 }
 
 int hb_sentinel_write(const hb_sentinel *s, const char *sysdir)

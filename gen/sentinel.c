@@ -279,7 +279,15 @@ static int S_cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median cycles of one CPU's readings. */
+/* Evidence of this hashbench (it states how its limit was set) judges a reading one-sided
+ * against the tenth percentile of its CPU's readings, the machine at its usual best; earlier
+ * evidence both ways against their median. */
+static int S_one_sided(const hg_sentinel *t)
+{
+	return t->limit_source != NULL;
+}
+
+/* The reference cycles of one CPU's readings: their tenth percentile, or earlier their median. */
 static double S_median(const hg_sentinel *t, long long cpu)
 {
 	long long *v = calloc(t->nreadings + 1, sizeof(long long));
@@ -289,7 +297,8 @@ static double S_median(const hg_sentinel *t, long long cpu)
 		if (t->readings[i].cpu == cpu)
 			v[n++] = t->readings[i].cycles;
 	qsort(v, n, sizeof(long long), S_cmp_ll);
-	m = n == 0 ? 0 : n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+	m = n == 0 ? 0 : S_one_sided(t) ? (double)v[(size_t)(0.10 * (double)(n - 1))] :
+		n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
 	free(v);
 	return m;
 }
@@ -314,7 +323,12 @@ static double S_dev(const hg_reading *r, double median)
 	return median > 0 ? ((double)r->cycles - median) / median * 100.0 : 0;
 }
 
-/* How many readings lie outside the band around their CPU's median. */
+static int S_off(const hg_sentinel *t, double dev)
+{
+	return (S_one_sided(t) ? dev : fabs(dev)) > t->limit_pct;
+}
+
+/* How many readings lie outside the band around their CPU's reference. */
 static size_t S_outside(const hg_sentinel *t)
 {
 	long long *cpus;
@@ -322,7 +336,7 @@ static size_t S_outside(const hg_sentinel *t)
 	for (k = 0; k < n; k++) {
 		double m = S_median(t, cpus[k]);
 		for (i = 0; i < t->nreadings; i++)
-			if (t->readings[i].cpu == cpus[k] && fabs(S_dev(&t->readings[i], m)) > t->limit_pct)
+			if (t->readings[i].cpu == cpus[k] && S_off(t, S_dev(&t->readings[i], m)))
 				out++;
 	}
 	free(cpus);
@@ -366,7 +380,8 @@ int hg_sentinel_svg(char **out, size_t *len, const hg_system *s)
 	for (k = 0; k < ncpu; k++) {
 		double m = S_median(t, cpus[k]);
 		series[k].points = pts + at;
-		labels[k] = hg_xprintf("CPU %lld (median %.0f cycles)", cpus[k], m);
+		labels[k] = hg_xprintf(S_one_sided(t) ? "CPU %lld (usual best %.0f cycles)" :
+			"CPU %lld (median %.0f cycles)", cpus[k], m);
 		series[k].label = labels[k];
 		for (i = 0; i < t->nreadings; i++) {
 			const hg_reading *r = &t->readings[i];
@@ -376,7 +391,7 @@ int hg_sentinel_svg(char **out, size_t *len, const hg_system *s)
 			p = &pts[at++];
 			p->x = r->t_s;
 			p->y = S_dev(r, m);
-			p->outside = fabs(p->y) > t->limit_pct;
+			p->outside = S_off(t, p->y);
 			p->title = labels[ncpu + i] = hg_xprintf("%.1f s, CPU %lld, %s%s%s%s: %lld cycles "
 				"(%+.1f %%)", r->t_s, r->cpu, r->when, r->record ? " " : "",
 				r->record ? r->record : "", r->attempt > 0 ? " (measured again)" : "",
@@ -387,13 +402,19 @@ int hg_sentinel_svg(char **out, size_t *len, const hg_system *s)
 	memset(&c, 0, sizeof(c));
 	c.title = hg_xprintf("Machine speed on %s: the sentinel workload's cycles during the "
 		"campaign", s->name);
-	c.desc = hg_xprintf("One point per timing of the sentinel workload on system %s (%zu "
-		"readings): x is the time since the campaign's start in seconds, y the cycles in %% "
-		"above or below the median of that CPU's readings; one series per CPU. The shaded band "
-		"is ±%g %%; readings outside it are drawn as hollow red markers.", s->name,
-		t->nreadings, t->limit_pct);
+	c.desc = S_one_sided(t) ? hg_xprintf("One point per timing of the sentinel workload on "
+		"system %s (%zu readings): x is the time since the campaign's start in seconds, y the "
+		"cycles in %% above or below the tenth percentile of that CPU's readings (the machine "
+		"at its usual best); one series per CPU. The shaded band is ±%g %%; readings more than "
+		"%g %% above it are drawn as hollow red markers.", s->name, t->nreadings,
+		t->limit_pct, t->limit_pct) : hg_xprintf("One point per timing of the sentinel "
+		"workload on system %s (%zu readings): x is the time since the campaign's start in "
+		"seconds, y the cycles in %% above or below the median of that CPU's readings; one "
+		"series per CPU. The shaded band is ±%g %%; readings outside it are drawn as hollow "
+		"red markers.", s->name, t->nreadings, t->limit_pct);
 	c.x_label = "time since the campaign's start (s)";
-	c.y_label = "cycles vs. the CPU's median (%)";
+	c.y_label = S_one_sided(t) ? "cycles vs. the CPU's usual best (%)" :
+		"cycles vs. the CPU's median (%)";
 	c.band = t->limit_pct;
 	c.series = series;
 	c.nseries = ncpu;
@@ -432,18 +453,26 @@ void hg_sentinel_method(hg_arena *a, hg_node *body, const hg_system *s)
 			"when the timing starts, and the measuring driver times it again in every record, "
 			"after the warm-up and after the last call: ");
 		hg_add_text(a, p, t->workload ? t->workload : "workload not described");
-		hg_add_textf(a, p, ". A record is measured again (at most twice) when the workload's "
-			"cycles before or after it lie more than %g %% from the campaign's running median "
-			"on that CPU, and is marked disturbed when they still do after the retries.",
-			t->limit_pct);
+		if (S_one_sided(t))
+			hg_add_textf(a, p, ". It is timed again by the measuring driver before and after "
+				"every pass; a pass whose workload was more than %g %% slower than the "
+				"machine's usual best on that CPU (the tenth percentile of the readings so far) "
+				"is not calm (see \"What disturbed means\" above).", t->limit_pct);
+		else
+			hg_add_textf(a, p, ". A record is measured again (at most twice) when the "
+				"workload's cycles before or after it lie more than %g %% from the campaign's "
+				"running median on that CPU, and is marked disturbed when they still do after "
+				"the retries.", t->limit_pct);
 		{
 			long long nr = t->readings_count >= 0 ? t->readings_count : (long long)t->nreadings;
 			long long nm = t->remeasured_records >= 0 ? t->remeasured_records :
 				(long long)S_remeasured(t);
 			p = hg_add(a, body, HG_PARA);
 			hg_add_textf(a, p, "This campaign: %lld reading%s of the workload (%zu outside the "
-				"band around their CPU's median), %lld record%s measured again, %s still "
-				"disturbed.", nr, nr == 1 ? "" : "s", outside, nm, nm == 1 ? "" : "s",
+				"band around their CPU's %s), %lld record%s %s, %s%s disturbed.", nr,
+				nr == 1 ? "" : "s", outside, S_one_sided(t) ? "usual best" : "median", nm,
+				nm == 1 ? "" : "s", S_one_sided(t) ? "with a pass that was not calm" :
+				"measured again", S_one_sided(t) ? "" : "still ",
 				t->disturbed_records < 0 ? "records not recorded as" :
 				hg_printf(a, "%lld record%s", t->disturbed_records,
 					t->disturbed_records == 1 ? "" : "s"));
@@ -451,8 +480,9 @@ void hg_sentinel_method(hg_arena *a, hg_node *body, const hg_system *s)
 		p = hg_add(a, body, HG_PARA);
 		p->cls = "chart";
 		hg_add_image(a, p, "sentinel.svg", hg_printf(a, "Chart: the sentinel workload's cycles "
-			"on %s against the time since the campaign's start, in %% of each CPU's median, "
-			"with the ±%g %% band", s->name, t->limit_pct), "chart");
+			"on %s against the time since the campaign's start, in %% of each CPU's %s, "
+			"with the ±%g %% band", s->name, S_one_sided(t) ? "usual best" : "median",
+			t->limit_pct), "chart");
 	}
 	tbl = hg_add(a, body, HG_TABLE);
 	row = hg_add(a, tbl, HG_ROW);
