@@ -299,7 +299,8 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 		json_integer_value(json_object_get(first, "message_seed")) : (json_int_t)0));
 	if (first && json_object_get(first, "calibration"))
 		json_object_set(rec, "calibration", json_object_get(first, "calibration"));
-	json_object_set(rec, "trials", strcmp(status, "ok") == 0 ? trials : json_array());
+	json_object_set_new(rec, "trials", strcmp(status, "ok") == 0 ? json_incref(trials) :
+		json_array());
 	if (strcmp(status, "ok") == 0) {
 		double spread = S_spread_pct(samples);
 		json_object_set(rec, "samples", samples);
@@ -314,7 +315,8 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 			json_object_set(rec, "sentinel", json_object_get(last, "sentinel"));
 	}
 	json_object_set_new(rec, "disturbed", json_boolean(strcmp(status, "ok") == 0 && disturbed));
-	json_object_set(rec, "retries", strcmp(status, "ok") == 0 ? retries : json_array());
+	json_object_set_new(rec, "retries", strcmp(status, "ok") == 0 ? json_incref(retries) :
+		json_array());
 	if (strcmp(status, "ok") == 0 && json_array_size(retries))
 		r->sum.remeasured++;
 	if (strcmp(status, "ok") == 0 && disturbed)

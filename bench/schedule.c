@@ -311,24 +311,21 @@ static int S_records(hb_run *r, const S_lib *lib, int slot, hb_buf *out)
 {
 	json_t *statuses = json_array();
 	size_t i, unstable = r->sum.unstable, remeasured = r->sum.remeasured,
-		disturbed = r->sum.disturbed, disturbed_records = 0;
+		disturbed = r->sum.disturbed;
 	uint64_t t0 = hb_now_ns();
 
 	r->cpu = r->cpus[slot];
 	for (i = 0; i < r->nsizes; i++) {
 		char key[32];
 		const char *status;
-		size_t before = r->sum.disturbed;
 		snprintf(key, sizeof(key), "%llu", r->sizes[i]);
 		if (lib->kept[i])
 			status = "kept";
 		else
 			status = hb_run_record_write(r, lib->inst, lib->b, lib->kat, r->sizes[i],
 				&lib->sizes, json_object_get(lib->entries, key));
-		disturbed_records += r->sum.disturbed > before;
 		json_array_append_new(statuses, json_string(status));
 	}
-	(void)disturbed_records;
 	return S_blob(out, json_pack("{s:o, s:I, s:I, s:I, s:f}", "statuses", statuses, "unstable",
 		(json_int_t)(r->sum.unstable - unstable), "remeasured",
 		(json_int_t)(r->sum.remeasured - remeasured), "disturbed",

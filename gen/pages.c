@@ -472,9 +472,10 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 		if (!hg_imported_perf_note(a, body, s, recs, n)) {
 			p = hg_add(a, body, HG_PARA);
 			hg_add_textf(a, p, "The guide's columns come from the timed rounds. Median cycles "
-				"and spread come from single calls timed one by one after the rounds: the "
-				"spread is their interquartile range as a percentage of their median; above "
-				"%.0f %% a figure is marked unstable. ", limit);
+				"and spread come from single calls timed one by one (%s): the spread is their "
+				"interquartile range as a percentage of their median; above %.0f %% a figure is "
+				"marked unstable. ", s->estimator && strcmp(s->estimator, HG_ESTIMATOR_MEAN) != 0 ?
+				"in the fastest pass" : "after the rounds", limit);
 			hg_headline_perf_note(a, p, s);
 		} else {
 			hg_headline_perf_note(a, hg_add(a, body, HG_PARA), s);
