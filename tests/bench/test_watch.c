@@ -3,8 +3,8 @@
  * disturbed), every pass it ran beside is judged disturbed by the context switches it forced,
  * and two campaigns never time on one CPU at once (the second waits, or stops with --no-wait).
  *
- * A figure is held to account when its headline is more than 5 % from both calm campaigns around
- * it and one of its passes ran while the hog did; every pass that ran wholly inside the hog's
+ * A figure is held to account when its headline is more than 5 % slower than both calm campaigns
+ * around it and one of its passes ran while the hog did; every pass that ran wholly inside the hog's
  * time must be judged disturbed. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -213,8 +213,11 @@ Test(watch, a_hog_on_the_timing_cpu_is_measured_again_or_marked, .timeout = 900)
 				off += json_integer_value(json_object_get(p, "involuntary_switches")) >= 10;
 			}
 		}
-		/* far from both calm campaigns, a pass while the hog ran: the campaign must say so */
-		if (da > 5 && db > 5 && during) {
+		/* slower than both calm campaigns by more than 5 %, a pass while the hog ran: the
+		 * campaign must say so. A hog only ever adds time: a headline faster than both calm
+		 * ones is theirs missing the machine's best (what bench/quality/aa.sh measures), not
+		 * the hog's doing (seen once under AddressSanitizer: 3809 cycles against 4077, 4018) */
+		if (h[i] > a[i] && h[i] > b[i] && da > 5 && db > 5 && during) {
 			far++;
 			cr_expect(disturbed, "%s: %.1f and %.1f %% away from the calm campaigns, measured "
 				"while the hog ran, not marked disturbed (%.0f cycles against %.0f and %.0f)",
