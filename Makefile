@@ -1,16 +1,18 @@
 # The front door: `make` builds into build/, `make test` runs every test, `make site` renders
-# the site, `make deps` installs the Debian packages, `make clean` removes build/.
+# the site, `make test-cluster` runs a campaign on a one-machine Slurm cluster, `make deps`
+# installs the Debian packages, `make clean` removes build/.
 BUILD ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libcmark-dev libxml2-dev zlib1g-dev \
 	libjansson-dev libssl-dev libcriterion-dev openssl \
-	chromium python3 libseccomp-dev clang libclang-rt-dev nodejs
+	chromium python3 libseccomp-dev clang libclang-rt-dev nodejs \
+	slurmctld slurmd slurm-client munge
 # The name of this machine's evidence: architecture and host name, e.g. x86_64-lab3.
 SYSTEM ?= $(shell echo "$$(uname -m)-$$(hostname -s 2>/dev/null || echo host)" | tr -c 'A-Za-z0-9_.\n-' '-')
 CMAKE_FLAGS = -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DHB_WERROR=$(if $(CI),ON,OFF)
 
-.PHONY: all build deps test site clean
+.PHONY: all build deps test test-cluster site clean
 
 all: build
 
@@ -41,6 +43,13 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory build
 	@cd $(BUILD) && ctest --output-on-failure
+
+# A campaign on a real one-machine Slurm cluster (munged, slurmctld, slurmd started as root in a
+# temporary folder and stopped again): contrib/slurm/submit.sh's job array of shards and the
+# merge that depends on it; see tests/cluster/test_cluster.sh.
+test-cluster: deps
+	@$(MAKE) --no-print-directory build
+	@tests/cluster/test_cluster.sh $(BUILD) .
 
 site: deps
 	@$(MAKE) --no-print-directory build
