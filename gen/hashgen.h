@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -25,6 +26,11 @@ int hg_write_with_gz_level(const char *path, const void *data, size_t len, int l
 int hg_mkdirs(const char *path);
 void hg_sha256_hex(char out[65], const void *data, size_t len);
 int hg_rm_rf(const char *path);
+/* Append s to the NULL-terminated vector *v of *n strings; free it with hg_strv_free. */
+void hg_strv_push(char ***v, size_t *n, char *s);
+void hg_strv_free(char **v);
+/* qsort comparison of two char * */
+int hg_cmp_str(const void *a, const void *b);
 
 /* ---- the evidence (evidence.c) ---- */
 
@@ -258,6 +264,32 @@ int hg_sums_path_ok(const char *p);
 /* A SHA256SUMS text (cut into lines in place) into s->sums, sorted by path; path names the file
  * in messages. hg_data_load reads each system's with it; the fuzz harness calls it directly. */
 int hg_sums_parse(hg_system *s, char *text, const char *path);
+/* ---- the reading primitives (evidence_io.c) ---- */
+
+/* The file a message names. */
+typedef struct {
+	const char *file;
+} hg_evctx;
+
+/* "<file>: <path>: <what>"; returns -1. */
+int hg_ev_bad(const hg_evctx *c, const char *path, const char *what);
+/* A string field: required (NULL is an error), or optional (absent or null give NULL). */
+int hg_ev_str(char **out, const hg_evctx *c, json_t *obj, const char *prefix, const char *key,
+	int required);
+/* An integer field of 0 or more; optional ones may be absent or null (-1). */
+int hg_ev_int(long long *out, const hg_evctx *c, json_t *obj, const char *prefix,
+	const char *key, int required);
+/* The root object's "schema" is want. */
+int hg_ev_schema(const hg_evctx *c, json_t *root, const char *want);
+/* NULL with the error (file:line:column) stored when text is not JSON. */
+json_t *hg_ev_parse(const hg_evctx *c, const char *text, size_t len);
+/* Entries of dir (names), sorted; kind 'd' folders, 'f' files; symbolic links must stay in
+ * root_real (else an error). A missing folder is an empty list. */
+int hg_ev_list(char ***out, size_t *n, const char *dir, char kind, const char *root_real);
+/* Read a file of a folder into a buffer of the calling thread (valid until its next call,
+ * freed by hg_evidence_release); st gets its stat when not NULL. */
+int hg_ev_read_at(char **out, size_t *len, int dfd, const char *name, const char *shown,
+	struct stat *st);
 /* Is href acceptable in a page: an http(s) URL, or a relative path that stays in the site? */
 int hg_href_ok(const char *href);
 
