@@ -1,4 +1,4 @@
-/* chart.c — SVG charts of the site (chart.h): a libxml2 tree serialised at the end, so every label
+/* chart.c — SVG charts of the site (render.h): a libxml2 tree serialised at the end, so every label
  * is escaped by construction; coordinates are printed with integer arithmetic, never the locale. */
 #include <math.h>
 #include <stdint.h>
@@ -8,9 +8,7 @@
 
 #include <libxml/tree.h>
 
-#include "chart.h"
-#include "format.h"
-#include "hashgen.h"
+#include "render.h"
 
 #define X(s) ((const xmlChar *)(s))
 

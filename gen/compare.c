@@ -5,21 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
-#include "compare.h"
-#include "format.h"
-#include "headline.h"
-#include "memory.h"
+#include "pages.h"
+#include "render.h"
 
 #define FMT 128
-
-static hg_node *S_warn(hg_arena *a, hg_node *parent, const char *text)
-{
-	hg_node *w = hg_add(a, parent, HG_SPAN);
-	w->cls = "warning";
-	hg_add_text(a, w, text);
-	return w;
-}
 
 static int S_same_lib(const hg_fig *a, const hg_fig *b)
 {
@@ -457,7 +446,7 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	hg_add_link(a, para, "../results.json", "JSON", NULL);
 	if (!nlibs) {
 		para = hg_add(a, body, HG_PARA);
-		S_warn(a, para, "No timing records on this system.");
+		hg_add_warning(a, para, "No timing records on this system.");
 	}
 	for (g = 0; g < NGROUPS; g++) {
 		hg_node *t;

@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "hashgen.h"
+#include "evidence.h"
 
 static int S_link(hg_link *out, const hg_evctx *c, json_t *links, const char *key)
 {

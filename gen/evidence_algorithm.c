@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "hashgen.h"
+#include "evidence.h"
 
 /* ---- one algorithm on one system ---- */
 

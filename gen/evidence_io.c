@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "hashgen.h"
+#include "evidence.h"
 
 /* ---- JSON access with paths in the messages ---- */
 

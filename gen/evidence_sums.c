@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "hashgen.h"
+#include "evidence.h"
 
 int hg_sums_path_ok(const char *p)
 {

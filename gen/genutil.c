@@ -12,7 +12,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
-#include "hashgen.h"
+#include "genutil.h"
 
 static _Thread_local char S_message[2048];
 

@@ -18,11 +18,9 @@
 #include <libxml/tree.h>
 #include <openssl/evp.h>
 
-#include "cache.h"
-#include "compare.h"
-#include "downloads.h"
-#include "memory.h"
-#include "pages.h"
+#include "hashgen.h"
+#include "render.h"
+#include "site_files.h"
 #include "sitewide.h"
 
 #ifndef HB_GIT_COMMIT
@@ -72,48 +70,9 @@ typedef struct {
 	struct stat st;
 } S_scanned;
 
-int hg_site_write_page(const char *tmp, const void *template, const hg_page *p, const char *rel,
-	int with_md)
-{
-	char *html = NULL, *md = NULL, *path;
-	size_t hlen, mlen;
-	int rc;
-
-	if (hg_render_html(&html, &hlen, p, template) != 0)
-		return -1;
-	path = hg_xprintf("%s/%s.html", tmp, rel);
-	rc = hg_write_with_gz(path, html, hlen);
-	free(path);
-	free(html);
-	if (rc == 0 && with_md) {
-		if (hg_render_md(&md, &mlen, p) != 0)
-			return hg_error_set("out of memory rendering %s.md", rel);
-		path = hg_xprintf("%s/%s.md", tmp, rel);
-		rc = hg_write_with_gz(path, md, mlen);
-		free(path);
-		free(md);
-	}
-	return rc;
-}
-
 static int S_write_page(const S_ctx *c, const hg_page *p, const char *rel, int with_md)
 {
 	return hg_site_write_page(c->tmp, c->template, p, rel, with_md);
-}
-
-/* A copy of an evidence file: a hard link when the file system allows, else the bytes. */
-int hg_site_copy(const char *from, const char *to)
-{
-	char *data;
-	size_t len;
-	int rc;
-	if (link(from, to) == 0)
-		return 0;
-	if (hg_read_file(&data, &len, from) != 0)
-		return -1;
-	rc = hg_write_file(to, data, len);
-	free(data);
-	return rc;
 }
 
 static void S_warn(S_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -425,15 +384,6 @@ static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, siz
 		}
 	hg_sha256_hex(out, text, len);
 	free(text);
-}
-
-int hg_site_write_beside(const char *tmp, const char *system, const char *name, const char *data,
-	size_t len)
-{
-	char *path = hg_xprintf("%s/%s/%s", tmp, system, name);
-	int rc = hg_write_with_gz(path, data, len);
-	free(path);
-	return rc;
 }
 
 /* The page, its chart, its CSV and its evidence copies. */

@@ -1,11 +1,13 @@
 /* sitewide.c — the outputs that span the site's pages: each system's comparison page with its
  * bar charts, results.csv and results.json (the JSON written by a second thread beside the CSV),
- * and the catalog beside the evidence copies. */
+ * the catalog beside the evidence copies, the machine-speed trace of a system and the originals
+ * of an imported one. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "compare.h"
-#include "downloads.h"
+#include "render.h"
+#include "site_files.h"
 #include "sitewide.h"
 
 int hg_site_compare(const char *tmp, const void *template, const hg_data *d, size_t k,
@@ -98,5 +100,58 @@ int hg_site_catalog(const char *tmp, const hg_data *d)
 		free(to);
 	}
 	free(dir);
+	return rc;
+}
+
+int hg_site_sentinel(const char *tmp, const hg_system *s)
+{
+	char *svg = NULL, *from, *dir, *to;
+	size_t len = 0;
+	int rc;
+
+	if (!s->sentinel || !s->sentinel->traced)
+		return 0;
+	if (hg_sentinel_svg(&svg, &len, s) != 0)
+		return -1;
+	rc = hg_site_write_beside(tmp, s->name, "sentinel.svg", svg, len);
+	free(svg);
+	if (rc != 0)
+		return -1;
+	from = hg_xprintf("%s/sentinel.json", s->dir);
+	dir = hg_xprintf("%s/data/%s", tmp, s->name);
+	to = hg_xprintf("%s/sentinel.json", dir);
+	rc = hg_mkdirs(dir) == 0 && hg_site_copy(from, to) == 0 ? 0 : -1;
+	free(from);
+	free(dir);
+	free(to);
+	return rc;
+}
+
+int hg_imported_copy(const char *tmp, const hg_system *s)
+{
+	char *dir;
+	size_t i;
+	int rc;
+
+	if (!s->imported)
+		return 0;
+	dir = hg_xprintf("%s/data/%s/%s", tmp, s->name, HG_ORIGINALS);
+	rc = hg_mkdirs(dir);
+	free(dir);
+	for (i = 0; i < s->imported->nfiles && rc == 0; i++) {
+		const hg_evfile *f = &s->imported->files[i];
+		char *from, *to;
+		if (f->state == HG_SUM_MISSING)
+			continue;
+		from = hg_xprintf("%s/%s", s->dir, f->file);
+		to = hg_xprintf("%s/data/%s/%s", tmp, s->name, f->file);
+		*strrchr(to, '/') = 0;
+		rc = hg_mkdirs(to);
+		to[strlen(to)] = '/';
+		if (rc == 0)
+			rc = hg_site_copy(from, to);
+		free(from);
+		free(to);
+	}
 	return rc;
 }
