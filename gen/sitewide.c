@@ -1,16 +1,18 @@
 /* sitewide.c — the outputs that span the site's pages: each system's comparison page with its
  * bar charts, results.csv and results.json (the JSON written by a second thread beside the CSV),
- * the catalog beside the evidence copies, the machine-speed trace of a system and the originals
- * of an imported one. */
+ * the catalog beside the evidence copies; per system its index and method page, the comparison
+ * page, the machine-speed trace and the copies of system.json and SHA256SUMS; the originals of an
+ * imported system. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "render.h"
 #include "site_files.h"
 #include "sitewide.h"
 
-int hg_site_compare(const char *tmp, const void *template, const hg_data *d, size_t k,
+static int S_compare(const char *tmp, const void *template, const hg_data *d, size_t k,
 	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const hg_texts *tx)
 {
 	const hg_system *s = &d->systems[k];
@@ -26,6 +28,45 @@ int hg_site_compare(const char *tmp, const void *template, const hg_data *d, siz
 	hg_svgfiles_free(charts, nch);
 	free(rel);
 	hg_page_free(p);
+	return rc;
+}
+
+int hg_site_system(const char *tmp, const void *template, const hg_data *d, size_t k,
+	const hg_texts *tx, const char *const *ids, size_t nids, const double *headlines,
+	const hg_fig *const *rows, size_t n, const hg_yardsticks *y)
+{
+	const hg_system *s = &d->systems[k];
+	hg_page *p;
+	char *rel;
+	size_t i;
+	int rc;
+
+	p = hg_page_system(d, s, ids, nids, headlines, tx);
+	rel = hg_xprintf("%s/index", s->name);
+	rc = hg_site_write_page(tmp, template, p, rel, 0);
+	free(rel);
+	hg_page_free(p);
+	if (rc != 0)
+		return -1;
+	p = hg_page_method(d, s, tx);
+	rel = hg_xprintf("%s/method", s->name);
+	rc = hg_site_write_page(tmp, template, p, rel, 0);
+	free(rel);
+	hg_page_free(p);
+	if (rc != 0 || S_compare(tmp, template, d, k, rows, n, y, tx) != 0 ||
+		hg_site_sentinel(tmp, s) != 0)
+		return -1;
+	for (i = 0; i < 2 && rc == 0; i++) {
+		const char *name = i ? "SHA256SUMS" : "system.json";
+		char *dir = hg_xprintf("%s/data/%s", tmp, s->name);
+		char *from = hg_xprintf("%s/%s", s->dir, name);
+		char *to = hg_xprintf("%s/%s", dir, name);
+		rc = hg_mkdirs(dir) == 0 && (access(from, F_OK) != 0 || hg_site_copy(from, to) == 0) ?
+			0 : -1;
+		free(dir);
+		free(from);
+		free(to);
+	}
 	return rc;
 }
 
