@@ -136,14 +136,14 @@ static int S_overhead(hg_system *s, const hg_evctx *c, json_t *j, json_t *campai
 		s->overhead_subtracted = -1;
 		if (ov && !json_is_null(ov)) {
 			if (!json_is_object(ov)) {
-				hg_ev_bad(c, "overhead", "expected an object");
+				hg_ev_bad(c->file, "overhead", "expected an object");
 				return -1;
 			}
 			if (hg_ev_int(&s->counter_read_cycles, c, ov, "overhead.", "counter_read_cycles", 0))
 				return -1;
 			x = json_object_get(ov, "empty_call_cycles");
 			if (x && !json_is_null(x) && !json_is_number(x)) {
-				hg_ev_bad(c, "overhead.empty_call_cycles", "expected a number");
+				hg_ev_bad(c->file, "overhead.empty_call_cycles", "expected a number");
 				return -1;
 			}
 			if (x && json_is_number(x))
@@ -154,7 +154,7 @@ static int S_overhead(hg_system *s, const hg_evctx *c, json_t *j, json_t *campai
 		}
 		x = json_object_get(campaign, "spread_limit_pct");
 		if (x && !json_is_null(x) && !json_is_number(x)) {
-			hg_ev_bad(c, "campaign.spread_limit_pct", "expected a number");
+			hg_ev_bad(c->file, "campaign.spread_limit_pct", "expected a number");
 			return -1;
 		}
 		s->spread_limit_pct = x && json_is_number(x) && json_number_value(x) > 0 ?
@@ -172,7 +172,7 @@ static int S_warnings(hg_system *s, const hg_evctx *c, json_t *j)
 	w = json_object_get(j, "warnings");
 	s->warnings = calloc(1, sizeof(char *));
 	if (w && !json_is_array(w)) {
-		hg_ev_bad(c, "warnings", "expected an array of strings");
+		hg_ev_bad(c->file, "warnings", "expected an array of strings");
 		return -1;
 	}
 	if (w) {
@@ -181,7 +181,7 @@ static int S_warnings(hg_system *s, const hg_evctx *c, json_t *j)
 			if (!json_is_string(v)) {
 				char p[64];
 				snprintf(p, sizeof(p), "warnings[%zu]", i);
-				hg_ev_bad(c, p, "expected a string");
+				hg_ev_bad(c->file, p, "expected a string");
 				return -1;
 			}
 			hg_strv_push(&s->warnings, &n, hg_xstrdup(json_string_value(v)));
@@ -264,15 +264,15 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 	counter = json_object_get(j, "counter");
 	campaign = json_object_get(j, "campaign");
 	if (!json_is_object(clock)) {
-		hg_ev_bad(&c, "clock", clock ? "expected an object" : "missing");
+		hg_ev_bad(c.file, "clock", clock ? "expected an object" : "missing");
 		goto out;
 	}
 	if (!json_is_object(counter)) {
-		hg_ev_bad(&c, "counter", counter ? "expected an object" : "missing");
+		hg_ev_bad(c.file, "counter", counter ? "expected an object" : "missing");
 		goto out;
 	}
 	if (!json_is_object(campaign)) {
-		hg_ev_bad(&c, "campaign", campaign ? "expected an object" : "missing");
+		hg_ev_bad(c.file, "campaign", campaign ? "expected an object" : "missing");
 		goto out;
 	}
 	{
@@ -303,7 +303,7 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 	boost = json_object_get(clock, "boost");
 	if (boost && !json_is_null(boost)) {
 		if (!json_is_object(boost)) {
-			hg_ev_bad(&c, "clock.boost", "expected an object or null");
+			hg_ev_bad(c.file, "clock.boost", "expected an object or null");
 			goto out;
 		}
 		if (hg_ev_str(&s->boost_name, &c, boost, "clock.boost.", "name", 1) ||

@@ -254,7 +254,7 @@ typedef struct {
 } hg_evctx;
 
 /* "<file>: <path>: <what>"; returns -1. */
-int hg_ev_bad(const hg_evctx *c, const char *path, const char *what);
+int hg_ev_bad(const char *file, const char *path, const char *what);
 /* A string field: required (NULL is an error), or optional (absent or null give NULL). */
 int hg_ev_str(char **out, const hg_evctx *c, json_t *obj, const char *prefix, const char *key,
 	int required);

@@ -48,7 +48,7 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 		hg_ev_int(&r->output_bytes, c, j, "", "output_bytes", 0))
 		goto out;
 	if (bytes == 0) {
-		hg_ev_bad(c, "message_bytes", "0-byte records are refused (no cycles per byte)");
+		hg_ev_bad(c->file, "message_bytes", "0-byte records are refused (no cycles per byte)");
 		goto out;
 	}
 	r->message_bytes = (unsigned long long)bytes;
@@ -56,18 +56,18 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 		r->status = hg_xstrdup("ok");
 	build = json_object_get(j, "build");
 	if (!json_is_object(build)) {
-		hg_ev_bad(c, "build", build ? "expected an object" : "missing");
+		hg_ev_bad(c->file, "build", build ? "expected an object" : "missing");
 		goto out;
 	}
 	if (hg_ev_str(&r->flags, c, build, "build.", "flags", 1))
 		goto out;
 	trials = json_object_get(j, "trials");
 	if (!json_is_array(trials)) {
-		hg_ev_bad(c, "trials", trials ? "expected an array" : "missing");
+		hg_ev_bad(c->file, "trials", trials ? "expected an array" : "missing");
 		goto out;
 	}
 	if (strcmp(r->status, "ok") == 0 && json_array_size(trials) == 0) {
-		hg_ev_bad(c, "trials", "a record with status ok has no rounds");
+		hg_ev_bad(c->file, "trials", "a record with status ok has no rounds");
 		goto out;
 	}
 	r->ntrials = json_array_size(trials);
@@ -78,7 +78,7 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 		snprintf(prefix, sizeof(prefix), "trials[%zu].", i);
 		if (!json_is_object(t)) {
 			snprintf(prefix, sizeof(prefix), "trials[%zu]", i);
-			hg_ev_bad(c, prefix, "expected an object");
+			hg_ev_bad(c->file, prefix, "expected an object");
 			goto out;
 		}
 		if (hg_ev_int(&it, c, t, prefix, "iterations", 1) || hg_ev_int(&cy, c, t, prefix, "cycles", 1) ||
@@ -86,7 +86,7 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 			goto out;
 		if (it == 0) {
 			snprintf(prefix, sizeof(prefix), "trials[%zu].iterations", i);
-			hg_ev_bad(c, prefix, "a round without calls");
+			hg_ev_bad(c->file, prefix, "a round without calls");
 			goto out;
 		}
 		r->trials[i].iterations = (unsigned long long)it;
@@ -97,7 +97,7 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 		json_t *smp = json_object_get(j, "samples"), *v, *dist, *ret;
 		if (smp && !json_is_null(smp)) {
 			if (!json_is_array(smp)) {
-				hg_ev_bad(c, "samples", "expected an array of integers");
+				hg_ev_bad(c->file, "samples", "expected an array of integers");
 				goto out;
 			}
 			r->nsamples = json_array_size(smp);
@@ -106,7 +106,7 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 				if (!json_is_integer(v) || json_integer_value(v) < 0) {
 					char p[64];
 					snprintf(p, sizeof(p), "samples[%zu]", i);
-					hg_ev_bad(c, p, "expected an integer of 0 or more");
+					hg_ev_bad(c->file, p, "expected an integer of 0 or more");
 					goto out;
 				}
 				r->samples[i] = (unsigned long long)json_integer_value(v);
@@ -114,20 +114,20 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 		}
 		dist = json_object_get(j, "disturbed");
 		if (dist && !json_is_null(dist) && !json_is_boolean(dist)) {
-			hg_ev_bad(c, "disturbed", "expected true or false");
+			hg_ev_bad(c->file, "disturbed", "expected true or false");
 			goto out;
 		}
 		r->disturbed = json_is_true(dist);
 		ret = json_object_get(j, "retries");
 		if (ret && !json_is_null(ret) && !json_is_array(ret)) {
-			hg_ev_bad(c, "retries", "expected an array");
+			hg_ev_bad(c->file, "retries", "expected an array");
 			goto out;
 		}
 		r->nretries = ret ? json_array_size(ret) : 0;
 	}
 	res = json_object_get(j, "resources");
 	if (!json_is_object(res)) {
-		hg_ev_bad(c, "resources", res ? "expected an object" : "missing");
+		hg_ev_bad(c->file, "resources", res ? "expected an object" : "missing");
 		goto out;
 	}
 	if (hg_ev_int(&r->static_bytes, c, res, "resources.", "static_bytes", 0) ||
@@ -151,7 +151,7 @@ static int S_kat(hg_kat *k, const hg_evctx *c, json_t *j)
 		hg_ev_str(&k->result, c, j, "", "result", 1) || hg_ev_str(&k->detail, c, j, "", "detail", 0))
 		return -1;
 	if (strcmp(k->result, "PASS") && strcmp(k->result, "FAIL") && strcmp(k->result, "ERROR"))
-		return hg_ev_bad(c, "result", "expected PASS, FAIL or ERROR");
+		return hg_ev_bad(c->file, "result", "expected PASS, FAIL or ERROR");
 	{
 		char *scope = NULL;
 		if (hg_ev_str(&scope, c, j, "", "scope", 0) != 0)

@@ -18,9 +18,9 @@
 
 /* ---- JSON access with paths in the messages ---- */
 
-int hg_ev_bad(const hg_evctx *c, const char *path, const char *what)
+int hg_ev_bad(const char *file, const char *path, const char *what)
 {
-	return hg_error_set("%s: %s: %s", c->file, path, what);
+	return hg_error_set("%s: %s: %s", file, path, what);
 }
 
 /* A string field: required (NULL is an error), or optional (absent or null give NULL). */
@@ -33,11 +33,11 @@ int hg_ev_str(char **out, const hg_evctx *c, json_t *obj, const char *prefix,
 	snprintf(path, sizeof(path), "%s%s", prefix, key);
 	if (!v || json_is_null(v)) {
 		if (required)
-			return hg_ev_bad(c, path, v ? "expected a string, got null" : "missing");
+			return hg_ev_bad(c->file, path, v ? "expected a string, got null" : "missing");
 		return 0;
 	}
 	if (!json_is_string(v))
-		return hg_ev_bad(c, path, "expected a string");
+		return hg_ev_bad(c->file, path, "expected a string");
 	*out = hg_xstrdup(json_string_value(v));
 	return 0;
 }
@@ -52,13 +52,13 @@ int hg_ev_int(long long *out, const hg_evctx *c, json_t *obj, const char *prefix
 	snprintf(path, sizeof(path), "%s%s", prefix, key);
 	if (!v || json_is_null(v)) {
 		if (required)
-			return hg_ev_bad(c, path, v ? "expected an integer, got null" : "missing");
+			return hg_ev_bad(c->file, path, v ? "expected an integer, got null" : "missing");
 		return 0;
 	}
 	if (!json_is_integer(v))
-		return hg_ev_bad(c, path, "expected an integer");
+		return hg_ev_bad(c->file, path, "expected an integer");
 	if (json_integer_value(v) < 0)
-		return hg_ev_bad(c, path, "expected an integer of 0 or more");
+		return hg_ev_bad(c->file, path, "expected an integer of 0 or more");
 	*out = (long long)json_integer_value(v);
 	return 0;
 }
@@ -69,9 +69,9 @@ int hg_ev_schema(const hg_evctx *c, json_t *root, const char *want)
 	if (!json_is_object(root))
 		return hg_error_set("%s: expected a JSON object", c->file);
 	if (!v)
-		return hg_ev_bad(c, "schema", "missing");
+		return hg_ev_bad(c->file, "schema", "missing");
 	if (!json_is_string(v))
-		return hg_ev_bad(c, "schema", "expected a string");
+		return hg_ev_bad(c->file, "schema", "expected a string");
 	if (strcmp(json_string_value(v), want) != 0)
 		return hg_error_set("%s: schema: unknown version \"%s\" (this hashgen reads %s)", c->file,
 			json_string_value(v), want);

@@ -15,11 +15,6 @@
 
 /* ---- reading ---- */
 
-static int S_bad(const char *file, const char *path, const char *what)
-{
-	return hg_error_set("%s: %s: %s", file, path, what);
-}
-
 static int S_field_int(long long *out, json_t *o, const char *file, const char *prefix,
 	const char *key, int required)
 {
@@ -28,11 +23,11 @@ static int S_field_int(long long *out, json_t *o, const char *file, const char *
 	snprintf(path, sizeof path, "%s%s", prefix, key);
 	*out = -1;
 	if (!v || json_is_null(v))
-		return required ? S_bad(file, path, v ? "expected an integer, got null" : "missing") : 0;
+		return required ? hg_ev_bad(file, path, v ? "expected an integer, got null" : "missing") : 0;
 	if (!json_is_integer(v))
-		return S_bad(file, path, "expected an integer");
+		return hg_ev_bad(file, path, "expected an integer");
 	if (json_integer_value(v) < 0)
-		return S_bad(file, path, "expected an integer of 0 or more");
+		return hg_ev_bad(file, path, "expected an integer of 0 or more");
 	*out = (long long)json_integer_value(v);
 	return 0;
 }
@@ -45,9 +40,9 @@ static int S_field_num(double *out, json_t *o, const char *file, const char *pre
 	char path[96];
 	snprintf(path, sizeof path, "%s%s", prefix, key);
 	if (!v || json_is_null(v))
-		return required ? S_bad(file, path, v ? "expected a number, got null" : "missing") : 0;
+		return required ? hg_ev_bad(file, path, v ? "expected a number, got null" : "missing") : 0;
 	if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)
-		return S_bad(file, path, "expected a number of 0 or more");
+		return hg_ev_bad(file, path, "expected a number of 0 or more");
 	*out = json_number_value(v);
 	return 0;
 }
@@ -60,9 +55,9 @@ static int S_field_str(char **out, json_t *o, const char *file, const char *pref
 	snprintf(path, sizeof path, "%s%s", prefix, key);
 	*out = NULL;
 	if (!v || json_is_null(v))
-		return required ? S_bad(file, path, v ? "expected a string, got null" : "missing") : 0;
+		return required ? hg_ev_bad(file, path, v ? "expected a string, got null" : "missing") : 0;
 	if (!json_is_string(v))
-		return S_bad(file, path, "expected a string");
+		return hg_ev_bad(file, path, "expected a string");
 	*out = hg_xstrdup(json_string_value(v));
 	return 0;
 }
@@ -90,7 +85,7 @@ static int S_reading(hg_reading *r, json_t *o, const char *file, size_t i)
 	snprintf(prefix, sizeof prefix, "readings[%zu].", i);
 	if (!json_is_object(o)) {
 		snprintf(prefix, sizeof prefix, "readings[%zu]", i);
-		return S_bad(file, prefix, "expected an object");
+		return hg_ev_bad(file, prefix, "expected an object");
 	}
 	if (S_field_str(&r->time, o, file, prefix, "time", 0) ||
 		S_field_num(&r->t_s, o, file, prefix, "t_s", 1) ||
@@ -103,11 +98,11 @@ static int S_reading(hg_reading *r, json_t *o, const char *file, size_t i)
 		return -1;
 	if (strcmp(r->when, "calibration") && strcmp(r->when, "before") && strcmp(r->when, "after")) {
 		snprintf(prefix, sizeof prefix, "readings[%zu].when", i);
-		return S_bad(file, prefix, "expected \"calibration\", \"before\" or \"after\"");
+		return hg_ev_bad(file, prefix, "expected \"calibration\", \"before\" or \"after\"");
 	}
 	if (r->record && !hg_sums_path_ok(r->record)) {
 		snprintf(prefix, sizeof prefix, "readings[%zu].record", i);
-		return S_bad(file, prefix, "a path that leaves the system folder: refused");
+		return hg_ev_bad(file, prefix, "a path that leaves the system folder: refused");
 	}
 	if (r->attempt < 0)
 		r->attempt = 0;
@@ -131,7 +126,7 @@ int hg_sentinel_parse(hg_sentinel *out, const char *text, size_t len, const char
 	}
 	v = json_object_get(j, "schema");
 	if (!v || !json_is_string(v)) {
-		S_bad(file, "schema", v ? "expected a string" : "missing");
+		hg_ev_bad(file, "schema", v ? "expected a string" : "missing");
 		goto out;
 	}
 	if (strcmp(json_string_value(v), S_SCHEMA) != 0) {
@@ -143,14 +138,14 @@ int hg_sentinel_parse(hg_sentinel *out, const char *text, size_t len, const char
 		S_field_num(&out->limit_pct, j, file, "", "limit_pct", 0))
 		goto out;
 	if (!(out->limit_pct > 0)) {
-		S_bad(file, "limit_pct", "expected a number above 0");
+		hg_ev_bad(file, "limit_pct", "expected a number above 0");
 		goto out;
 	}
 	if (S_limit_fields(out, j, file, "") != 0)
 		goto out;
 	readings = json_object_get(j, "readings");
 	if (!json_is_array(readings)) {
-		S_bad(file, "readings", readings ? "expected an array" : "missing");
+		hg_ev_bad(file, "readings", readings ? "expected an array" : "missing");
 		goto out;
 	}
 	out->readings = calloc(json_array_size(readings) + 1, sizeof(hg_reading));
@@ -175,7 +170,7 @@ static int S_campaign(hg_sentinel *t, json_t *cs, const char *file)
 	json_t *m, *v;
 	const char *key;
 	if (!json_is_object(cs))
-		return S_bad(file, "campaign.sentinel", "expected an object");
+		return hg_ev_bad(file, "campaign.sentinel", "expected an object");
 	if (S_field_int(&t->readings_count, cs, file, "campaign.sentinel.", "readings", 0) ||
 		S_field_int(&t->disturbed_records, cs, file, "campaign.sentinel.", "disturbed_records",
 			0) ||
@@ -191,19 +186,19 @@ static int S_campaign(hg_sentinel *t, json_t *cs, const char *file)
 	} else {
 		json_t *w = json_object_get(cs, "workload"), *l = json_object_get(cs, "limit_pct");
 		if (w && !json_is_null(w) && !json_is_string(w))
-			return S_bad(file, "campaign.sentinel.workload", "expected a string");
+			return hg_ev_bad(file, "campaign.sentinel.workload", "expected a string");
 		if (l && !json_is_null(l) && !json_is_number(l))
-			return S_bad(file, "campaign.sentinel.limit_pct", "expected a number");
+			return hg_ev_bad(file, "campaign.sentinel.limit_pct", "expected a number");
 	}
 	m = json_object_get(cs, "median_cycles");
 	if (m && !json_is_null(m)) {
 		if (!json_is_object(m))
-			return S_bad(file, "campaign.sentinel.median_cycles", "expected an object");
+			return hg_ev_bad(file, "campaign.sentinel.median_cycles", "expected an object");
 		json_object_foreach(m, key, v)
 			if (!json_is_number(v)) {
 				char path[160];
 				snprintf(path, sizeof path, "campaign.sentinel.median_cycles.%.100s", key);
-				return S_bad(file, path, "expected a number");
+				return hg_ev_bad(file, path, "expected a number");
 			}
 	}
 	return 0;

@@ -12,19 +12,14 @@
 
 /* ---- reading ---- */
 
-static int S_bad(const char *file, const char *path, const char *what)
-{
-	return hg_error_set("%s: %s: %s", file, path, what);
-}
-
 /* A finite number of 0 or more at path; absent or null is an error only when required. */
 static int S_num(double *out, json_t *v, const char *file, const char *path, int required)
 {
 	if (!v || json_is_null(v))
-		return required ? S_bad(file, path, v ? "expected a number of 0 or more, got null" :
+		return required ? hg_ev_bad(file, path, v ? "expected a number of 0 or more, got null" :
 			"missing") : 0;
 	if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)
-		return S_bad(file, path, "expected a number of 0 or more");
+		return hg_ev_bad(file, path, "expected a number of 0 or more");
 	*out = json_number_value(v);
 	return 0;
 }
@@ -36,9 +31,9 @@ static int S_headline(hg_headline *h, json_t *hl, const char *file)
 	size_t i;
 
 	if (!json_is_object(hl))
-		return S_bad(file, "headline", "expected an object");
+		return hg_ev_bad(file, "headline", "expected an object");
 	if (!est || !json_is_string(est))
-		return S_bad(file, "headline.estimator", est ? "expected a string" : "missing");
+		return hg_ev_bad(file, "headline.estimator", est ? "expected a string" : "missing");
 	if (S_num(&h->cycles_per_call, json_object_get(hl, "cycles_per_call"), file,
 			"headline.cycles_per_call", 1) ||
 		S_num(&h->cycles_per_byte, json_object_get(hl, "cycles_per_byte"), file,
@@ -46,7 +41,7 @@ static int S_headline(hg_headline *h, json_t *hl, const char *file)
 		return -1;
 	if (ps && !json_is_null(ps)) {
 		if (!json_is_array(ps))
-			return S_bad(file, "headline.passes", "expected an array of numbers");
+			return hg_ev_bad(file, "headline.passes", "expected an array of numbers");
 		json_array_foreach(ps, i, v) {
 			double x;
 			snprintf(path, sizeof path, "headline.passes[%zu]", i);
@@ -70,20 +65,20 @@ static int S_passes(hg_headline *h, json_t *ps, const char *file)
 	if (!ps || json_is_null(ps))
 		return 0;
 	if (!json_is_array(ps))
-		return S_bad(file, "passes", "expected an array");
+		return hg_ev_bad(file, "passes", "expected an array");
 	json_array_foreach(ps, i, p) {
 		json_t *calm = json_object_get(p, "calm"), *reason = json_object_get(p, "reason");
 		double x;
 		if (!json_is_object(p)) {
 			snprintf(path, sizeof path, "passes[%zu]", i);
-			return S_bad(file, path, "expected an object");
+			return hg_ev_bad(file, path, "expected an object");
 		}
 		snprintf(path, sizeof path, "passes[%zu].calm", i);
 		if (calm && !json_is_boolean(calm))
-			return S_bad(file, path, "expected true or false");
+			return hg_ev_bad(file, path, "expected true or false");
 		snprintf(path, sizeof path, "passes[%zu].reason", i);
 		if (reason && !json_is_null(reason) && !json_is_string(reason))
-			return S_bad(file, path, "expected a string or null");
+			return hg_ev_bad(file, path, "expected a string or null");
 		snprintf(path, sizeof path, "passes[%zu].min_cycles_per_call", i);
 		if (S_num(&x, json_object_get(p, "min_cycles_per_call"), file, path, 0))
 			return -1;
@@ -117,12 +112,12 @@ int hg_headline_campaign(hg_system *s, json_t *campaign, const char *file)
 	s->passes = -1;
 	if (est && !json_is_null(est)) {
 		if (!json_is_string(est))
-			return S_bad(file, "campaign.estimator", "expected a string");
+			return hg_ev_bad(file, "campaign.estimator", "expected a string");
 		s->estimator = hg_xstrdup(json_string_value(est));
 	}
 	if (p && !json_is_null(p)) {
 		if (!json_is_integer(p) || json_integer_value(p) < 1)
-			return S_bad(file, "campaign.passes", "expected an integer of 1 or more");
+			return hg_ev_bad(file, "campaign.passes", "expected an integer of 1 or more");
 		s->passes = (long long)json_integer_value(p);
 	}
 	return 0;

@@ -26,10 +26,6 @@ int hg_imported_copy(const char *tmp, const hg_system *s);
 /* The catalog under <tmp>/data/algorithms, so that the site's data/ renders it again. */
 int hg_site_catalog(const char *tmp, const hg_data *d);
 
-/* Into the site being built in tmp: <system>/sentinel.svg (+ .gz) and the copy of sentinel.json
- * under data/<system>/; nothing for a system that was not traced. */
-int hg_site_sentinel(const char *tmp, const hg_system *s);
-
 /* ---- the algorithm pages (site_pages.c) ---- */
 
 /* The pages of every algorithm on every system that has it, one job each. */
