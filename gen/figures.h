@@ -58,6 +58,9 @@ int hg_record_figures(hg_figures_t *f, const hg_record *r);
  * bytes and measured; < 0 when there is none. */
 double hg_records_cpb(hg_record *const *recs, size_t n, const hg_record *like,
 	unsigned long long bytes);
+/* The headline of an algorithm on a system from its records in page order: headline cycles/byte
+ * at 65536 B of the first reference instance; < 0 when there is none. */
+double hg_records_headline(hg_record *const *recs, size_t n);
 /* Median of the single-call samples and their interquartile range in % of it; -1: too few. */
 int hg_record_spread(const hg_record *r, double *median, double *pct);
 
@@ -94,5 +97,35 @@ typedef struct {
 	const hg_fig *figs;
 	size_t nfigs;
 } hg_sysfigs;
+
+/* ---- the field compared (figures_compare.c) ---- */
+
+/* The digest-length groups of the comparison page, in page order. */
+#define HG_NGROUPS 7
+typedef struct {
+	const char *key;       /* "256", …, "xof", "other": names the group's bar chart */
+	const char *heading;   /* "256-bit digests" */
+	long long bits;        /* the digest length; -2 extendable output, -1 other */
+} hg_group;
+extern const hg_group hg_groups[HG_NGROUPS];
+
+/* One library (an instance and implementation of an algorithm) among a system's rows. */
+typedef struct {
+	const hg_fig *any;       /* its first row */
+	const hg_fig *f32, *f64k; /* its measured rows at 32 and 65536 B; NULL: none */
+	size_t group;            /* index in hg_groups */
+	size_t order;            /* its place among the rows */
+} hg_lib;
+
+/* The libraries of rows (a library's rows consecutive), in group order, each group sorted by
+ * headline cycles/byte at 65536 B, fastest first, those without one last in row order; *nlibs
+ * gets how many. The caller frees the array. */
+hg_lib *hg_libs_of(const hg_fig *const *rows, size_t n, size_t *nlibs);
+/* Are two rows of the same library? */
+int hg_same_lib(const hg_fig *a, const hg_fig *b);
+/* Is the algorithm a yardstick's (sm3, sha2, sha3)? */
+int hg_yardstick_alg(const char *id);
+/* Does any row have figures (is there anything to draw)? */
+int hg_figs_have_figures(const hg_fig *figs, size_t n);
 
 #endif

@@ -136,8 +136,6 @@ void hg_svgfiles_free(hg_svgfile *f, size_t n);
  * system's yardsticks as baselines. */
 int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, const char *name,
 	const hg_fig *figs, size_t n, const hg_yardsticks *y);
-/* Does any row have figures (is there anything to draw)? */
-int hg_figs_have_figures(const hg_fig *figs, size_t n);
 
 /* "On other systems": cycles/byte at 65536 B and cycles at 32 B of each library on every system
  * in all (those that have the algorithm, cur among them). */
