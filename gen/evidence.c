@@ -15,7 +15,7 @@
 
 #include "evidence.h"
 
-static int S_link(hg_link *out, const hg_evctx *c, json_t *links, const char *key)
+static int S_link(hg_link *out, const char *file, json_t *links, const char *key)
 {
 	json_t *l = json_object_get(links, key);
 	char prefix[64];
@@ -24,13 +24,13 @@ static int S_link(hg_link *out, const hg_evctx *c, json_t *links, const char *ke
 		return 0;
 	snprintf(prefix, sizeof(prefix), "links.%s.", key);
 	if (!json_is_object(l))
-		return hg_error_set("%s: links.%s: expected an object", c->file, key);
-	if (hg_ev_str(&out->label, c, l, prefix, "label", 1) != 0 ||
-		hg_ev_str(&out->href, c, l, prefix, "href", 0) != 0)
+		return hg_error_set("%s: links.%s: expected an object", file, key);
+	if (hg_ev_str(&out->label, file, l, prefix, "label", 1) != 0 ||
+		hg_ev_str(&out->href, file, l, prefix, "href", 0) != 0)
 		return -1;
 	if (out->href && !hg_href_ok(out->href))
 		return hg_error_set("%s: links.%s.href: \"%s\" is neither an http(s) URL nor a relative "
-			"path inside the site: refused", c->file, key, out->href);
+			"path inside the site: refused", file, key, out->href);
 	return 0;
 }
 
@@ -49,7 +49,6 @@ static void S_entry_clear(hg_entry *e)
 
 static int S_load_entry(hg_entry *e, const char *path, const char *stem)
 {
-	hg_evctx c = { path };
 	char *text;
 	size_t len, i;
 	json_t *j, *sets, *v, *links;
@@ -59,7 +58,7 @@ static int S_load_entry(hg_entry *e, const char *path, const char *stem)
 	if (hg_read_file(&text, &len, path) != 0)
 		return -1;
 	hg_sha256_hex(e->sha256, text, len);
-	j = hg_ev_parse(&c, text, len);
+	j = hg_ev_parse(path, text, len);
 	free(text);
 	if (!j)
 		return -1;
@@ -67,9 +66,10 @@ static int S_load_entry(hg_entry *e, const char *path, const char *stem)
 		hg_error_set("%s: expected a JSON object", path);
 		goto out;
 	}
-	if (hg_ev_str(&e->id, &c, j, "", "id", 1) != 0 || hg_ev_str(&e->name, &c, j, "", "name", 1) != 0 ||
-		hg_ev_str(&e->category, &c, j, "", "category", 0) != 0 ||
-		hg_ev_str(&e->function, &c, j, "", "function", 0) != 0)
+	if (hg_ev_str(&e->id, path, j, "", "id", 1) != 0 ||
+		hg_ev_str(&e->name, path, j, "", "name", 1) != 0 ||
+		hg_ev_str(&e->category, path, j, "", "category", 0) != 0 ||
+		hg_ev_str(&e->function, path, j, "", "function", 0) != 0)
 		goto out;
 	if (strcmp(e->id, stem) != 0) {
 		hg_error_set("%s: id: \"%s\" contradicts the file name", path, e->id);
@@ -96,8 +96,8 @@ static int S_load_entry(hg_entry *e, const char *path, const char *stem)
 		hg_error_set("%s: links: expected an object", path);
 		goto out;
 	}
-	if (S_link(&e->security, &c, links, "security_evaluation") != 0 ||
-		S_link(&e->submission, &c, links, "submission") != 0)
+	if (S_link(&e->security, path, links, "security_evaluation") != 0 ||
+		S_link(&e->submission, path, links, "submission") != 0)
 		goto out;
 	rc = 0;
 out:
@@ -125,7 +125,7 @@ static int S_load_sums(hg_system *s)
 }
 
 /* The counter's overhead and the spread limit of system.json. */
-static int S_overhead(hg_system *s, const hg_evctx *c, json_t *j, json_t *campaign)
+static int S_overhead(hg_system *s, const char *file, json_t *j, json_t *campaign)
 {
 	json_t *v = json_object_get(j, "virtual_machine");
 	s->virtual_machine = json_is_boolean(v) ? json_is_true(v) : -1;
@@ -136,14 +136,14 @@ static int S_overhead(hg_system *s, const hg_evctx *c, json_t *j, json_t *campai
 		s->overhead_subtracted = -1;
 		if (ov && !json_is_null(ov)) {
 			if (!json_is_object(ov)) {
-				hg_ev_bad(c->file, "overhead", "expected an object");
+				hg_ev_bad(file, "overhead", "expected an object");
 				return -1;
 			}
-			if (hg_ev_int(&s->counter_read_cycles, c, ov, "overhead.", "counter_read_cycles", 0))
+			if (hg_ev_int(&s->counter_read_cycles, file, ov, "overhead.", "counter_read_cycles", 0))
 				return -1;
 			x = json_object_get(ov, "empty_call_cycles");
 			if (x && !json_is_null(x) && !json_is_number(x)) {
-				hg_ev_bad(c->file, "overhead.empty_call_cycles", "expected a number");
+				hg_ev_bad(file, "overhead.empty_call_cycles", "expected a number");
 				return -1;
 			}
 			if (x && json_is_number(x))
@@ -154,7 +154,7 @@ static int S_overhead(hg_system *s, const hg_evctx *c, json_t *j, json_t *campai
 		}
 		x = json_object_get(campaign, "spread_limit_pct");
 		if (x && !json_is_null(x) && !json_is_number(x)) {
-			hg_ev_bad(c->file, "campaign.spread_limit_pct", "expected a number");
+			hg_ev_bad(file, "campaign.spread_limit_pct", "expected a number");
 			return -1;
 		}
 		s->spread_limit_pct = x && json_is_number(x) && json_number_value(x) > 0 ?
@@ -164,7 +164,7 @@ static int S_overhead(hg_system *s, const hg_evctx *c, json_t *j, json_t *campai
 }
 
 /* system.json's warnings, NULL-terminated. */
-static int S_warnings(hg_system *s, const hg_evctx *c, json_t *j)
+static int S_warnings(hg_system *s, const char *file, json_t *j)
 {
 	json_t *w, *v;
 	size_t i;
@@ -172,7 +172,7 @@ static int S_warnings(hg_system *s, const hg_evctx *c, json_t *j)
 	w = json_object_get(j, "warnings");
 	s->warnings = calloc(1, sizeof(char *));
 	if (w && !json_is_array(w)) {
-		hg_ev_bad(c->file, "warnings", "expected an array of strings");
+		hg_ev_bad(file, "warnings", "expected an array of strings");
 		return -1;
 	}
 	if (w) {
@@ -181,7 +181,7 @@ static int S_warnings(hg_system *s, const hg_evctx *c, json_t *j)
 			if (!json_is_string(v)) {
 				char p[64];
 				snprintf(p, sizeof(p), "warnings[%zu]", i);
-				hg_ev_bad(c->file, p, "expected a string");
+				hg_ev_bad(file, p, "expected a string");
 				return -1;
 			}
 			hg_strv_push(&s->warnings, &n, hg_xstrdup(json_string_value(v)));
@@ -228,7 +228,6 @@ out:
 static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 	const char *root_real)
 {
-	hg_evctx c;
 	char *path, *text;
 	size_t len;
 	json_t *j, *clock, *boost, *counter, *campaign;
@@ -238,19 +237,18 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 	s->name = hg_xstrdup(name);
 	s->dir = hg_xprintf("%s/%s", data_dir, name);
 	path = hg_xprintf("%s/system.json", s->dir);
-	c.file = path;
 	if (hg_read_file(&text, &len, path) != 0) {
 		free(path);
 		return -1;
 	}
 	hg_sha256_hex(s->system_sha256, text, len);
-	j = hg_ev_parse(&c, text, len);
+	j = hg_ev_parse(path, text, len);
 	free(text);
-	if (!j || hg_ev_schema(&c, j, "hashbench.system/1") != 0)
+	if (!j || hg_ev_schema(path, j, "hashbench.system/1") != 0)
 		goto out;
 	{
 		char *sysname = NULL;
-		if (hg_ev_str(&sysname, &c, j, "", "system", 1) != 0)
+		if (hg_ev_str(&sysname, path, j, "", "system", 1) != 0)
 			goto out;
 		if (strcmp(sysname, name) != 0) {
 			hg_error_set("%s: system: \"%s\" contradicts the folder name \"%s\"", path, sysname,
@@ -264,53 +262,53 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 	counter = json_object_get(j, "counter");
 	campaign = json_object_get(j, "campaign");
 	if (!json_is_object(clock)) {
-		hg_ev_bad(c.file, "clock", clock ? "expected an object" : "missing");
+		hg_ev_bad(path, "clock", clock ? "expected an object" : "missing");
 		goto out;
 	}
 	if (!json_is_object(counter)) {
-		hg_ev_bad(c.file, "counter", counter ? "expected an object" : "missing");
+		hg_ev_bad(path, "counter", counter ? "expected an object" : "missing");
 		goto out;
 	}
 	if (!json_is_object(campaign)) {
-		hg_ev_bad(c.file, "campaign", campaign ? "expected an object" : "missing");
+		hg_ev_bad(path, "campaign", campaign ? "expected an object" : "missing");
 		goto out;
 	}
 	{
 		long long cpu;
-		if (hg_ev_str(&s->arch, &c, j, "", "arch", 0) ||
-			hg_ev_str(&s->processor, &c, j, "", "processor", 0) ||
-			hg_ev_str(&s->machine, &c, j, "", "machine", 0) || hg_ev_int(&cpu, &c, j, "", "cpu", 1) ||
-			hg_ev_str(&s->governor, &c, clock, "clock.", "governor", 0) ||
-			hg_ev_int(&s->min_khz, &c, clock, "clock.", "min_khz", 0) ||
-			hg_ev_int(&s->max_khz, &c, clock, "clock.", "max_khz", 0) ||
-			hg_ev_str(&s->smt, &c, clock, "clock.", "smt", 0) ||
-			hg_ev_int(&s->memory_mib, &c, j, "", "memory_mib", 0) ||
-			hg_ev_str(&s->os, &c, j, "", "os", 0) || hg_ev_str(&s->kernel, &c, j, "", "kernel", 0) ||
-			hg_ev_str(&s->compiler, &c, j, "", "compiler", 0) ||
-			hg_ev_str(&s->build_tool, &c, j, "", "build_tool", 0) ||
-			hg_ev_str(&s->counter, &c, counter, "counter.", "name", 1) ||
-			hg_ev_int(&s->counter_hz, &c, counter, "counter.", "hz", 0) ||
-			hg_ev_str(&s->start, &c, campaign, "campaign.", "start", 1) ||
-			hg_ev_str(&s->end, &c, campaign, "campaign.", "end", 0) ||
-			hg_ev_str(&s->profile, &c, campaign, "campaign.", "profile", 1) ||
-			hg_ev_str(&s->hashbench, &c, campaign, "campaign.", "hashbench", 1) ||
-			hg_ev_int(&s->rounds, &c, campaign, "campaign.", "rounds", 0) ||
-			hg_ev_int(&s->round_ms, &c, campaign, "campaign.", "round_ms", 0) ||
-			hg_ev_int(&s->max_calls, &c, campaign, "campaign.", "max_calls", 0))
+		if (hg_ev_str(&s->arch, path, j, "", "arch", 0) ||
+			hg_ev_str(&s->processor, path, j, "", "processor", 0) ||
+			hg_ev_str(&s->machine, path, j, "", "machine", 0) || hg_ev_int(&cpu, path, j, "", "cpu", 1) ||
+			hg_ev_str(&s->governor, path, clock, "clock.", "governor", 0) ||
+			hg_ev_int(&s->min_khz, path, clock, "clock.", "min_khz", 0) ||
+			hg_ev_int(&s->max_khz, path, clock, "clock.", "max_khz", 0) ||
+			hg_ev_str(&s->smt, path, clock, "clock.", "smt", 0) ||
+			hg_ev_int(&s->memory_mib, path, j, "", "memory_mib", 0) ||
+			hg_ev_str(&s->os, path, j, "", "os", 0) || hg_ev_str(&s->kernel, path, j, "", "kernel", 0) ||
+			hg_ev_str(&s->compiler, path, j, "", "compiler", 0) ||
+			hg_ev_str(&s->build_tool, path, j, "", "build_tool", 0) ||
+			hg_ev_str(&s->counter, path, counter, "counter.", "name", 1) ||
+			hg_ev_int(&s->counter_hz, path, counter, "counter.", "hz", 0) ||
+			hg_ev_str(&s->start, path, campaign, "campaign.", "start", 1) ||
+			hg_ev_str(&s->end, path, campaign, "campaign.", "end", 0) ||
+			hg_ev_str(&s->profile, path, campaign, "campaign.", "profile", 1) ||
+			hg_ev_str(&s->hashbench, path, campaign, "campaign.", "hashbench", 1) ||
+			hg_ev_int(&s->rounds, path, campaign, "campaign.", "rounds", 0) ||
+			hg_ev_int(&s->round_ms, path, campaign, "campaign.", "round_ms", 0) ||
+			hg_ev_int(&s->max_calls, path, campaign, "campaign.", "max_calls", 0))
 			goto out;
 		s->cpu = (int)cpu;
 	}
 	boost = json_object_get(clock, "boost");
 	if (boost && !json_is_null(boost)) {
 		if (!json_is_object(boost)) {
-			hg_ev_bad(c.file, "clock.boost", "expected an object or null");
+			hg_ev_bad(path, "clock.boost", "expected an object or null");
 			goto out;
 		}
-		if (hg_ev_str(&s->boost_name, &c, boost, "clock.boost.", "name", 1) ||
-			hg_ev_str(&s->boost_state, &c, boost, "clock.boost.", "state", 0))
+		if (hg_ev_str(&s->boost_name, path, boost, "clock.boost.", "name", 1) ||
+			hg_ev_str(&s->boost_state, path, boost, "clock.boost.", "state", 0))
 			goto out;
 	}
-	if (S_overhead(s, &c, j, campaign) != 0 || S_warnings(s, &c, j) != 0)
+	if (S_overhead(s, path, j, campaign) != 0 || S_warnings(s, path, j) != 0)
 		goto out;
 	s->sandbox = hg_sandbox_describe(json_object_get(j, "sandbox"), &s->sandbox_off);
 	s->schedule = hg_schedule_describe(j);

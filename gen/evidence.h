@@ -246,25 +246,21 @@ int hg_sums_path_ok(const char *p);
 /* A SHA256SUMS text (cut into lines in place) into s->sums, sorted by path; path names the file
  * in messages. hg_data_load reads each system's with it; the fuzz harness calls it directly. */
 int hg_sums_parse(hg_system *s, char *text, const char *path);
-/* ---- the reading primitives (evidence_io.c) ---- */
 
-/* The file a message names. */
-typedef struct {
-	const char *file;
-} hg_evctx;
+/* ---- the reading primitives (evidence_io.c); file names the file in messages ---- */
 
 /* "<file>: <path>: <what>"; returns -1. */
 int hg_ev_bad(const char *file, const char *path, const char *what);
 /* A string field: required (NULL is an error), or optional (absent or null give NULL). */
-int hg_ev_str(char **out, const hg_evctx *c, json_t *obj, const char *prefix, const char *key,
+int hg_ev_str(char **out, const char *file, json_t *obj, const char *prefix, const char *key,
 	int required);
 /* An integer field of 0 or more; optional ones may be absent or null (-1). */
-int hg_ev_int(long long *out, const hg_evctx *c, json_t *obj, const char *prefix,
+int hg_ev_int(long long *out, const char *file, json_t *obj, const char *prefix,
 	const char *key, int required);
 /* The root object's "schema" is want. */
-int hg_ev_schema(const hg_evctx *c, json_t *root, const char *want);
+int hg_ev_schema(const char *file, json_t *root, const char *want);
 /* NULL with the error (file:line:column) stored when text is not JSON. */
-json_t *hg_ev_parse(const hg_evctx *c, const char *text, size_t len);
+json_t *hg_ev_parse(const char *file, const char *text, size_t len);
 /* Entries of dir (names), sorted; kind 'd' folders, 'f' files; symbolic links must stay in
  * root_real (else an error). A missing folder is an empty list. */
 int hg_ev_list(char ***out, size_t *n, const char *dir, char kind, const char *root_real);

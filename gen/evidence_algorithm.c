@@ -18,7 +18,7 @@
 
 /* ---- one algorithm on one system ---- */
 
-static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system *s, const char *id)
+static int S_record(hg_record *r, const char *file, json_t *j, const hg_system *s, const char *id)
 {
 	json_t *trials, *t, *res, *build;
 	char *sysname = NULL, *alg = NULL;
@@ -26,29 +26,30 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 	size_t i;
 	int rc = -1;
 
-	if (hg_ev_schema(c, j, "hashbench.record/1") != 0 ||
-		hg_ev_str(&sysname, c, j, "", "system", 1) || hg_ev_str(&alg, c, j, "", "algorithm", 1))
+	if (hg_ev_schema(file, j, "hashbench.record/1") != 0 ||
+		hg_ev_str(&sysname, file, j, "", "system", 1) || hg_ev_str(&alg, file, j, "", "algorithm", 1))
 		goto out;
 	if (strcmp(sysname, s->name) != 0) {
-		hg_error_set("%s: system: \"%s\" contradicts the path (system %s)", c->file, sysname,
+		hg_error_set("%s: system: \"%s\" contradicts the path (system %s)", file, sysname,
 			s->name);
 		goto out;
 	}
 	if (strcmp(alg, id) != 0) {
-		hg_error_set("%s: algorithm: \"%s\" contradicts the path (algorithm %s)", c->file, alg,
+		hg_error_set("%s: algorithm: \"%s\" contradicts the path (algorithm %s)", file, alg,
 			id);
 		goto out;
 	}
-	if (hg_ev_str(&r->instance, c, j, "", "instance", 1) ||
-		hg_ev_str(&r->implementation, c, j, "", "implementation", 1) ||
-		hg_ev_str(&r->operation, c, j, "", "operation", 1) ||
-		hg_ev_int(&bytes, c, j, "", "message_bytes", 1) ||
-		hg_ev_str(&r->status, c, j, "", "status", 0) || hg_ev_str(&r->detail, c, j, "", "detail", 0) ||
-		hg_ev_str(&r->kat, c, j, "", "kat", 0) ||
-		hg_ev_int(&r->output_bytes, c, j, "", "output_bytes", 0))
+	if (hg_ev_str(&r->instance, file, j, "", "instance", 1) ||
+		hg_ev_str(&r->implementation, file, j, "", "implementation", 1) ||
+		hg_ev_str(&r->operation, file, j, "", "operation", 1) ||
+		hg_ev_int(&bytes, file, j, "", "message_bytes", 1) ||
+		hg_ev_str(&r->status, file, j, "", "status", 0) ||
+		hg_ev_str(&r->detail, file, j, "", "detail", 0) ||
+		hg_ev_str(&r->kat, file, j, "", "kat", 0) ||
+		hg_ev_int(&r->output_bytes, file, j, "", "output_bytes", 0))
 		goto out;
 	if (bytes == 0) {
-		hg_ev_bad(c->file, "message_bytes", "0-byte records are refused (no cycles per byte)");
+		hg_ev_bad(file, "message_bytes", "0-byte records are refused (no cycles per byte)");
 		goto out;
 	}
 	r->message_bytes = (unsigned long long)bytes;
@@ -56,18 +57,18 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 		r->status = hg_xstrdup("ok");
 	build = json_object_get(j, "build");
 	if (!json_is_object(build)) {
-		hg_ev_bad(c->file, "build", build ? "expected an object" : "missing");
+		hg_ev_bad(file, "build", build ? "expected an object" : "missing");
 		goto out;
 	}
-	if (hg_ev_str(&r->flags, c, build, "build.", "flags", 1))
+	if (hg_ev_str(&r->flags, file, build, "build.", "flags", 1))
 		goto out;
 	trials = json_object_get(j, "trials");
 	if (!json_is_array(trials)) {
-		hg_ev_bad(c->file, "trials", trials ? "expected an array" : "missing");
+		hg_ev_bad(file, "trials", trials ? "expected an array" : "missing");
 		goto out;
 	}
 	if (strcmp(r->status, "ok") == 0 && json_array_size(trials) == 0) {
-		hg_ev_bad(c->file, "trials", "a record with status ok has no rounds");
+		hg_ev_bad(file, "trials", "a record with status ok has no rounds");
 		goto out;
 	}
 	r->ntrials = json_array_size(trials);
@@ -78,15 +79,16 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 		snprintf(prefix, sizeof(prefix), "trials[%zu].", i);
 		if (!json_is_object(t)) {
 			snprintf(prefix, sizeof(prefix), "trials[%zu]", i);
-			hg_ev_bad(c->file, prefix, "expected an object");
+			hg_ev_bad(file, prefix, "expected an object");
 			goto out;
 		}
-		if (hg_ev_int(&it, c, t, prefix, "iterations", 1) || hg_ev_int(&cy, c, t, prefix, "cycles", 1) ||
-			hg_ev_int(&ns, c, t, prefix, "ns", 1))
+		if (hg_ev_int(&it, file, t, prefix, "iterations", 1) ||
+			hg_ev_int(&cy, file, t, prefix, "cycles", 1) ||
+			hg_ev_int(&ns, file, t, prefix, "ns", 1))
 			goto out;
 		if (it == 0) {
 			snprintf(prefix, sizeof(prefix), "trials[%zu].iterations", i);
-			hg_ev_bad(c->file, prefix, "a round without calls");
+			hg_ev_bad(file, prefix, "a round without calls");
 			goto out;
 		}
 		r->trials[i].iterations = (unsigned long long)it;
@@ -97,7 +99,7 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 		json_t *smp = json_object_get(j, "samples"), *v, *dist, *ret;
 		if (smp && !json_is_null(smp)) {
 			if (!json_is_array(smp)) {
-				hg_ev_bad(c->file, "samples", "expected an array of integers");
+				hg_ev_bad(file, "samples", "expected an array of integers");
 				goto out;
 			}
 			r->nsamples = json_array_size(smp);
@@ -106,7 +108,7 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 				if (!json_is_integer(v) || json_integer_value(v) < 0) {
 					char p[64];
 					snprintf(p, sizeof(p), "samples[%zu]", i);
-					hg_ev_bad(c->file, p, "expected an integer of 0 or more");
+					hg_ev_bad(file, p, "expected an integer of 0 or more");
 					goto out;
 				}
 				r->samples[i] = (unsigned long long)json_integer_value(v);
@@ -114,27 +116,27 @@ static int S_record(hg_record *r, const hg_evctx *c, json_t *j, const hg_system 
 		}
 		dist = json_object_get(j, "disturbed");
 		if (dist && !json_is_null(dist) && !json_is_boolean(dist)) {
-			hg_ev_bad(c->file, "disturbed", "expected true or false");
+			hg_ev_bad(file, "disturbed", "expected true or false");
 			goto out;
 		}
 		r->disturbed = json_is_true(dist);
 		ret = json_object_get(j, "retries");
 		if (ret && !json_is_null(ret) && !json_is_array(ret)) {
-			hg_ev_bad(c->file, "retries", "expected an array");
+			hg_ev_bad(file, "retries", "expected an array");
 			goto out;
 		}
 		r->nretries = ret ? json_array_size(ret) : 0;
 	}
 	res = json_object_get(j, "resources");
 	if (!json_is_object(res)) {
-		hg_ev_bad(c->file, "resources", res ? "expected an object" : "missing");
+		hg_ev_bad(file, "resources", res ? "expected an object" : "missing");
 		goto out;
 	}
-	if (hg_ev_int(&r->static_bytes, c, res, "resources.", "static_bytes", 0) ||
-		hg_ev_int(&r->baseline_rss_kib, c, res, "resources.", "baseline_rss_kib", 0) ||
-		hg_ev_int(&r->peak_rss_kib, c, res, "resources.", "peak_rss_kib", 0) ||
-		hg_memory_read(r, res, j, c->file) != 0 || hg_import_record(r, j, c->file) != 0 ||
-		hg_headline_read(r, j, c->file) != 0)
+	if (hg_ev_int(&r->static_bytes, file, res, "resources.", "static_bytes", 0) ||
+		hg_ev_int(&r->baseline_rss_kib, file, res, "resources.", "baseline_rss_kib", 0) ||
+		hg_ev_int(&r->peak_rss_kib, file, res, "resources.", "peak_rss_kib", 0) ||
+		hg_memory_read(r, res, j, file) != 0 || hg_import_record(r, j, file) != 0 ||
+		hg_headline_read(r, j, file) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -143,23 +145,25 @@ out:
 	return rc;
 }
 
-static int S_kat(hg_kat *k, const hg_evctx *c, json_t *j)
+static int S_kat(hg_kat *k, const char *file, json_t *j)
 {
-	if (hg_ev_schema(c, j, "hashbench.kat/1") || hg_ev_str(&k->instance, c, j, "", "instance", 1) ||
-		hg_ev_str(&k->implementation, c, j, "", "implementation", 1) ||
-		hg_ev_str(&k->build_flags, c, j, "", "build_flags", 1) ||
-		hg_ev_str(&k->result, c, j, "", "result", 1) || hg_ev_str(&k->detail, c, j, "", "detail", 0))
+	if (hg_ev_schema(file, j, "hashbench.kat/1") ||
+		hg_ev_str(&k->instance, file, j, "", "instance", 1) ||
+		hg_ev_str(&k->implementation, file, j, "", "implementation", 1) ||
+		hg_ev_str(&k->build_flags, file, j, "", "build_flags", 1) ||
+		hg_ev_str(&k->result, file, j, "", "result", 1) ||
+		hg_ev_str(&k->detail, file, j, "", "detail", 0))
 		return -1;
 	if (strcmp(k->result, "PASS") && strcmp(k->result, "FAIL") && strcmp(k->result, "ERROR"))
-		return hg_ev_bad(c->file, "result", "expected PASS, FAIL or ERROR");
+		return hg_ev_bad(file, "result", "expected PASS, FAIL or ERROR");
 	{
 		char *scope = NULL;
-		if (hg_ev_str(&scope, c, j, "", "scope", 0) != 0)
+		if (hg_ev_str(&scope, file, j, "", "scope", 0) != 0)
 			return -1;
 		k->byte_aligned = scope && strcmp(scope, "byte-aligned") == 0;
 		free(scope);
 	}
-	return hg_import_kat(k, j, c->file);
+	return hg_import_kat(k, j, file);
 }
 
 static void S_record_clear(hg_record *r)
@@ -226,7 +230,6 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 		char *full = hg_xprintf("%s/%s", dir, names[i]), *text = NULL;
 		size_t len = 0, nl = strlen(names[i]);
 		hg_evfile *f;
-		hg_evctx c = { full };
 
 		struct stat st;
 		if (hg_ev_read_at(&text, &len, dfd, names[i], full, &st) != 0) {
@@ -246,7 +249,7 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 		hg_sha256_hex(f->sha256, text, len);
 		hg_evfile_check(f, s);
 		if (slot < 2 && nl > 5 && strcmp(names[i] + nl - 5, ".json") == 0) {
-			json_t *j = hg_ev_parse(&c, text, len);
+			json_t *j = hg_ev_parse(full, text, len);
 			if (!j) {
 				rc = -1;
 			} else if (strcmp(kind, "records") == 0) {
@@ -257,7 +260,7 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 				r = &sa->records[sa->nrecords++];
 				memset(r, 0, sizeof(*r));
 				r->file = hg_xstrdup(rel);
-				rc = S_record(r, &c, j, s, id);
+				rc = S_record(r, full, j, s, id);
 			} else {
 				hg_kat *k;
 				if ((sa->nkats & (sa->nkats - 1)) == 0)
@@ -265,7 +268,7 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 				k = &sa->kats[sa->nkats++];
 				memset(k, 0, sizeof(*k));
 				k->file = hg_xstrdup(rel);
-				rc = S_kat(k, &c, j);
+				rc = S_kat(k, full, j);
 			}
 			json_decref(j);
 		} else if (slot < 2 && strcmp(names[i], "kat.sha256") == 0) {

@@ -24,7 +24,7 @@ int hg_ev_bad(const char *file, const char *path, const char *what)
 }
 
 /* A string field: required (NULL is an error), or optional (absent or null give NULL). */
-int hg_ev_str(char **out, const hg_evctx *c, json_t *obj, const char *prefix,
+int hg_ev_str(char **out, const char *file, json_t *obj, const char *prefix,
 	const char *key, int required)
 {
 	json_t *v = json_object_get(obj, key);
@@ -33,17 +33,17 @@ int hg_ev_str(char **out, const hg_evctx *c, json_t *obj, const char *prefix,
 	snprintf(path, sizeof(path), "%s%s", prefix, key);
 	if (!v || json_is_null(v)) {
 		if (required)
-			return hg_ev_bad(c->file, path, v ? "expected a string, got null" : "missing");
+			return hg_ev_bad(file, path, v ? "expected a string, got null" : "missing");
 		return 0;
 	}
 	if (!json_is_string(v))
-		return hg_ev_bad(c->file, path, "expected a string");
+		return hg_ev_bad(file, path, "expected a string");
 	*out = hg_xstrdup(json_string_value(v));
 	return 0;
 }
 
 /* An integer field; optional ones may be absent or null (-1). */
-int hg_ev_int(long long *out, const hg_evctx *c, json_t *obj, const char *prefix,
+int hg_ev_int(long long *out, const char *file, json_t *obj, const char *prefix,
 	const char *key, int required)
 {
 	json_t *v = json_object_get(obj, key);
@@ -52,38 +52,38 @@ int hg_ev_int(long long *out, const hg_evctx *c, json_t *obj, const char *prefix
 	snprintf(path, sizeof(path), "%s%s", prefix, key);
 	if (!v || json_is_null(v)) {
 		if (required)
-			return hg_ev_bad(c->file, path, v ? "expected an integer, got null" : "missing");
+			return hg_ev_bad(file, path, v ? "expected an integer, got null" : "missing");
 		return 0;
 	}
 	if (!json_is_integer(v))
-		return hg_ev_bad(c->file, path, "expected an integer");
+		return hg_ev_bad(file, path, "expected an integer");
 	if (json_integer_value(v) < 0)
-		return hg_ev_bad(c->file, path, "expected an integer of 0 or more");
+		return hg_ev_bad(file, path, "expected an integer of 0 or more");
 	*out = (long long)json_integer_value(v);
 	return 0;
 }
 
-int hg_ev_schema(const hg_evctx *c, json_t *root, const char *want)
+int hg_ev_schema(const char *file, json_t *root, const char *want)
 {
 	json_t *v = json_object_get(root, "schema");
 	if (!json_is_object(root))
-		return hg_error_set("%s: expected a JSON object", c->file);
+		return hg_error_set("%s: expected a JSON object", file);
 	if (!v)
-		return hg_ev_bad(c->file, "schema", "missing");
+		return hg_ev_bad(file, "schema", "missing");
 	if (!json_is_string(v))
-		return hg_ev_bad(c->file, "schema", "expected a string");
+		return hg_ev_bad(file, "schema", "expected a string");
 	if (strcmp(json_string_value(v), want) != 0)
-		return hg_error_set("%s: schema: unknown version \"%s\" (this hashgen reads %s)", c->file,
+		return hg_error_set("%s: schema: unknown version \"%s\" (this hashgen reads %s)", file,
 			json_string_value(v), want);
 	return 0;
 }
 
-json_t *hg_ev_parse(const hg_evctx *c, const char *text, size_t len)
+json_t *hg_ev_parse(const char *file, const char *text, size_t len)
 {
 	json_error_t err;
 	json_t *j = json_loadb(text, len, 0, &err);
 	if (!j)
-		hg_error_set("%s:%d:%d: malformed JSON: %s", c->file, err.line, err.column, err.text);
+		hg_error_set("%s:%d:%d: malformed JSON: %s", file, err.line, err.column, err.text);
 	return j;
 }
 
