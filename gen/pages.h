@@ -74,6 +74,7 @@ void hg_memory_fig_cells(hg_arena *a, hg_node *row, const hg_fig *f);
 void hg_sentinel_method(hg_arena *a, hg_node *body, const hg_system *s);
 /* The trace chart of s as SVG text (caller frees); -1 with the error stored. */
 int hg_sentinel_svg(char **out, size_t *len, const hg_system *s);
+
 /* ---- the pages ---- */
 
 typedef struct {
@@ -83,9 +84,8 @@ typedef struct {
 } hg_texts;
 
 /* The page of an algorithm on system s. all: its rows on every system that has it (s among
- * them), for the "On other systems" table; chart: the page shows <id>.svg. The headline of an
- * algorithm on a system: cycles/byte at 65536 B of the first reference instance; < 0 when there
- * is none. */
+ * them), for the "On other systems" table; chart: the page shows <id>.svg. *out_headline gets the
+ * algorithm's headline on s (hg_records_headline). */
 hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	const hg_sysalg *sa, const hg_yardsticks *y, const hg_texts *t, const hg_sysfigs *all,
 	size_t nall, int chart, double *out_headline);
@@ -95,6 +95,7 @@ hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const *ids,
 	size_t nids, const double *headlines, const hg_texts *t);
 hg_page *hg_page_method(const hg_data *d, const hg_system *s, const hg_texts *t);
+
 /* ---- a system measured by another tool and imported, on its pages (imported_site.c); each
  * adds nothing for a system hashbench measured ---- */
 
