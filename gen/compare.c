@@ -8,8 +8,6 @@
 #include "pages.h"
 #include "render.h"
 
-#define FMT 128
-
 static const char *S_label(hg_arena *a, const hg_fig *f)
 {
 	return hg_printf(a, "%s (%s)", f->instance, f->implementation);
@@ -139,7 +137,7 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 			const hg_sysfigs *o = order[k];
 			const hg_fig *f32 = NULL, *f64k = NULL;
 			hg_node *c;
-			char b[FMT];
+			char b[HG_FMT];
 			size_t w;
 			for (w = 0; w < o->nfigs; w++) {
 				if (!o->figs[w].ok || !hg_same_lib(&o->figs[w], libs[i]))
@@ -211,7 +209,7 @@ static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, const hg_yardst
 {
 	static const int yard[3] = { 0, 2, 3 };
 	hg_node *row = hg_add(a, t, HG_ROW), *c;
-	char b[FMT];
+	char b[HG_FMT];
 	int used = 0;
 	size_t k;
 
@@ -247,7 +245,7 @@ static void S_memory_table(hg_arena *a, hg_node *body, const hg_lib *libs, size_
 	const char *label = hg_printf(a, "%s: memory", group);
 	hg_node *t;
 	size_t i;
-	char b[FMT];
+	char b[HG_FMT];
 
 	hg_add_heading(a, body, 3, label);
 	t = S_head(a, body, head, num, label);

@@ -6,12 +6,10 @@
 
 #include "pages.h"
 
-#define FMT 128
-
 static void S_headline_cell(hg_arena *a, hg_node *row, const char *href, double cpb)
 {
 	hg_node *c = hg_add(a, row, HG_CELL);
-	char b[FMT];
+	char b[HG_FMT];
 	c->level = 1;
 	hg_add_link(a, c, href, cpb >= 0 ? hg_printf(a, "%s cycles/byte",
 		hg_fmt_cpb(b, sizeof(b), cpb)) : "no figure", NULL);

@@ -6,8 +6,6 @@
 
 #include "pages.h"
 
-#define FMT 128
-
 const char *hg_arch_name(const char *arch)
 {
 	if (!arch)
@@ -45,7 +43,7 @@ void hg_env_rows(hg_arena *a, hg_node *parent, const hg_system *s)
 {
 	static const char *head[] = { "item", "value", NULL };
 	hg_node *t = hg_add_table(a, parent, head, NULL);
-	char buf[512], start[FMT], end[FMT];
+	char buf[512], start[HG_FMT], end[HG_FMT];
 
 	hg_add_row2(a, t, "processor", hg_printf(a, "%s (CPU %d, one core)", hg_or_na(s->processor),
 		s->cpu));
@@ -87,7 +85,7 @@ hg_node *hg_evidence_row(hg_arena *a, hg_node *t, const hg_system *s, const hg_e
 	const char *inst, const char *item)
 {
 	hg_node *row = hg_add(a, t, HG_ROW), *c;
-	char b[FMT];
+	char b[HG_FMT];
 	c = hg_add(a, row, HG_CELL);
 	if (strcmp(inst, "—") && strcmp(inst, "all"))
 		hg_add_code(a, c, inst);

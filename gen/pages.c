@@ -7,8 +7,6 @@
 
 #include "pages.h"
 
-#define FMT 128
-
 /* ---- helpers of the algorithm page ---- */
 
 typedef struct {
@@ -208,7 +206,7 @@ static int S_spread_cells(hg_arena *a, hg_node *row, const hg_record *r, const h
 	double median = 0, pct = 0;
 	int spread = hg_record_spread(r, &median, &pct) == 0;
 	hg_headline_fig h;
-	char b[FMT];
+	char b[HG_FMT];
 	hg_node *c;
 	int used;
 
@@ -248,7 +246,7 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 			const hg_record *r = recs[i];
 			hg_node *row = hg_add(a, t, HG_ROW), *c;
 			hg_figures_t f;
-			char b[FMT];
+			char b[HG_FMT];
 			hg_add_instance_cell(a, row, r->instance, r->implementation);
 			if (r->kat && strcmp(r->kat, "PASS") != 0) {
 				hg_add_text(a, row->last, " ");
@@ -350,7 +348,7 @@ static void S_resource_section(hg_arena *a, hg_node *body, hg_record **recs, siz
 	for (i = 0; i < n; i++) {
 		const hg_record *r = recs[i];
 		hg_node *row = hg_add(a, t, HG_ROW);
-		char b[FMT];
+		char b[HG_FMT];
 		hg_add_instance_cell(a, row, r->instance, r->implementation);
 		hg_add_cell(a, row, r->operation, 0);
 		hg_add_cell(a, row, r->static_bytes >= 0 ? hg_printf(a, "%lld", r->static_bytes) : "—", 1);
@@ -393,7 +391,7 @@ static void S_evidence_section(hg_arena *a, hg_node *body, const hg_system *s,
 static void S_yard_row(hg_arena *a, hg_node *t, hg_node *label, double c1, double c2, double ref)
 {
 	hg_node *row = hg_add(a, t, HG_ROW), *cell = hg_add(a, row, HG_CELL);
-	char b[FMT];
+	char b[HG_FMT];
 	hg_append(cell, label);
 	hg_add_cell(a, row, c1 >= 0 ? hg_fmt_cpb(b, sizeof(b), c1) : "—", 1);
 	hg_add_cell(a, row, c2 >= 0 ? hg_fmt_cpb(b, sizeof(b), c2) : "—", 1);

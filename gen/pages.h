@@ -13,6 +13,9 @@
 
 /* ---- the shared parts ---- */
 
+/* Room for one formatted figure (hg_fmt_* of genutil.h). */
+#define HG_FMT 128
+
 /* Value of a {placeholder}, or NULL to leave it as written. */
 typedef const char *(*hg_lookup_fn)(void *ctx, const char *name);
 
