@@ -34,7 +34,7 @@ typedef struct {
 	char global[65];    /* digest of the generator and the templates the pages use */
 	const char *old;    /* the previous site, when there is one to reuse pages from */
 	char *cache_path;
-	char **ids;         /* every algorithm id: the catalog's and those with evidence, sorted */
+	char **ids;         /* every algorithm id, sorted (the strings are d's) */
 	size_t nids;
 	double *headlines;  /* [system * nids + algorithm], < 0: none */
 	char *tmp;          /* the site being built */
