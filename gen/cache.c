@@ -1,4 +1,4 @@
-/* cache.c — the rebuild cache (see cache.h): a sorted text file, looked up by binary search. */
+/* cache.c — the rebuild cache (see sitewide.h): a sorted text file, looked up by binary search. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <stdio.h>
@@ -6,8 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cache.h"
-#include "hashgen.h"
+#include "sitewide.h"
 
 #define MAGIC "hashgen-cache 4"
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "evidence.h"
 #include "hashgen.h"
 
 typedef struct {

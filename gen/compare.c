@@ -1,31 +1,12 @@
-/* compare.c — comparing the field: the comparison page of each system (every instance grouped by
- * digest length, ratios to the yardsticks, a bar chart per group), the cycles/byte chart of every
- * algorithm page and its "On other systems" table. */
+/* compare.c — comparing the field on the pages: the comparison page of each system (its libraries
+ * as figures_compare.c groups them, ratios to the yardsticks, a bar chart per group), the
+ * cycles/byte chart of every algorithm page and its "On other systems" table. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
-#include "compare.h"
-#include "format.h"
-#include "headline.h"
-#include "memory.h"
-
-#define FMT 128
-
-static hg_node *S_warn(hg_arena *a, hg_node *parent, const char *text)
-{
-	hg_node *w = hg_add(a, parent, HG_SPAN);
-	w->cls = "warning";
-	hg_add_text(a, w, text);
-	return w;
-}
-
-static int S_same_lib(const hg_fig *a, const hg_fig *b)
-{
-	return strcmp(a->algorithm, b->algorithm) == 0 && strcmp(a->instance, b->instance) == 0 &&
-		strcmp(a->implementation, b->implementation) == 0;
-}
+#include "pages.h"
+#include "render.h"
 
 static const char *S_label(hg_arena *a, const hg_fig *f)
 {
@@ -105,15 +86,6 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 	return rc;
 }
 
-int hg_figs_have_figures(const hg_fig *figs, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		if (figs[i].ok)
-			return 1;
-	return 0;
-}
-
 /* ---- "On other systems" ---- */
 
 void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const hg_system *cur,
@@ -152,7 +124,7 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 			size_t q;
 			int seen = 0;
 			for (q = 0; q < nlibs && !seen; q++)
-				seen = S_same_lib(libs[q], f);
+				seen = hg_same_lib(libs[q], f);
 			if (!seen)
 				libs[nlibs++] = f;
 		}
@@ -165,10 +137,10 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 			const hg_sysfigs *o = order[k];
 			const hg_fig *f32 = NULL, *f64k = NULL;
 			hg_node *c;
-			char b[FMT];
+			char b[HG_FMT];
 			size_t w;
 			for (w = 0; w < o->nfigs; w++) {
-				if (!o->figs[w].ok || !S_same_lib(&o->figs[w], libs[i]))
+				if (!o->figs[w].ok || !hg_same_lib(&o->figs[w], libs[i]))
 					continue;
 				if (o->figs[w].message_bytes == 32)
 					f32 = &o->figs[w];
@@ -199,70 +171,6 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 
 /* ---- the comparison page ---- */
 
-/* The digest-length groups, in page order. */
-static const struct {
-	const char *key, *heading;
-	long long bits;
-} S_groups[] = {
-	{ "256", "256-bit digests", 256 }, { "384", "384-bit digests", 384 },
-	{ "512", "512-bit digests", 512 }, { "768", "768-bit digests", 768 },
-	{ "1024", "1024-bit digests", 1024 }, { "xof", "Extendable output", -2 },
-	{ "other", "Other or unrecorded digest lengths", -1 },
-};
-#define NGROUPS (sizeof(S_groups) / sizeof(S_groups[0]))
-
-/* The digest length of a row in bits: its record's output length; for evidence written before
- * records carried it, the last number in the instance's name when it is a group's length. */
-static long long S_bits(const hg_fig *f)
-{
-	const char *p, *last = NULL;
-	long long v;
-	if (f->output_bytes > 0)
-		return f->output_bytes * 8;
-	for (p = f->instance; *p; p++)
-		if (*p >= '0' && *p <= '9' && (p == f->instance || p[-1] < '0' || p[-1] > '9'))
-			last = p;
-	if (!last)
-		return -1;
-	v = strtoll(last, NULL, 10);
-	return v == 256 || v == 384 || v == 512 || v == 768 || v == 1024 ? v : -1;
-}
-
-static size_t S_group_of(const hg_fig *f)
-{
-	long long bits;
-	size_t g;
-	if (hg_fig_xof(f))
-		return NGROUPS - 2;
-	bits = S_bits(f);
-	for (g = 0; g < NGROUPS - 2; g++)
-		if (S_groups[g].bits == bits)
-			return g;
-	return NGROUPS - 1;
-}
-
-typedef struct {
-	const hg_fig *any, *f32, *f64k; /* any: the library's first row */
-	size_t group, order;
-} S_lib;
-
-static int S_cmp_lib(const void *x, const void *y)
-{
-	const S_lib *a = x, *b = y;
-	if (a->group != b->group)
-		return a->group < b->group ? -1 : 1;
-	if (!a->f64k != !b->f64k)
-		return a->f64k ? -1 : 1;
-	if (a->f64k && a->f64k->headline_cpb != b->f64k->headline_cpb)
-		return a->f64k->headline_cpb < b->f64k->headline_cpb ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
-}
-
-static int S_is_yardstick_alg(const char *id)
-{
-	return strcmp(id, "sm3") == 0 || strcmp(id, "sha2") == 0 || strcmp(id, "sha3") == 0;
-}
-
 /* A figure cell of a row with the marks of that figure; returns them. */
 static int S_fig_cell(hg_arena *a, hg_node *row, const char *text, const hg_fig *f,
 	const hg_system *s)
@@ -274,7 +182,7 @@ static int S_fig_cell(hg_arena *a, hg_node *row, const char *text, const hg_fig 
 		s->spread_limit_pct, f->headline_estimator);
 }
 
-static void S_lib_cells(hg_arena *a, hg_node *row, const S_lib *l)
+static void S_lib_cells(hg_arena *a, hg_node *row, const hg_lib *l)
 {
 	hg_node *c = hg_add(a, row, HG_CELL);
 	hg_add_link(a, c, hg_printf(a, "%s.html", l->any->algorithm), l->any->algorithm, NULL);
@@ -296,12 +204,12 @@ static hg_node *S_head(hg_arena *a, hg_node *body, const char *const *head, cons
 }
 
 /* The speed row of a library: KAT, headline figures with their marks, MB/s, ratios. */
-static int S_speed_row(hg_arena *a, hg_node *t, const S_lib *l, const hg_yardsticks *y,
+static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, const hg_yardsticks *y,
 	const hg_system *s)
 {
 	static const int yard[3] = { 0, 2, 3 };
 	hg_node *row = hg_add(a, t, HG_ROW), *c;
-	char b[FMT];
+	char b[HG_FMT];
 	int used = 0;
 	size_t k;
 
@@ -328,7 +236,7 @@ static int S_speed_row(hg_arena *a, hg_node *t, const S_lib *l, const hg_yardsti
 }
 
 /* The memory table of a group: static size, peak RSS, stack and heap peak of each library. */
-static void S_memory_table(hg_arena *a, hg_node *body, const S_lib *libs, size_t first,
+static void S_memory_table(hg_arena *a, hg_node *body, const hg_lib *libs, size_t first,
 	size_t last, const char *group)
 {
 	static const char *const head[] = { "algorithm", "instance", "static size (bytes)",
@@ -337,12 +245,12 @@ static void S_memory_table(hg_arena *a, hg_node *body, const S_lib *libs, size_t
 	const char *label = hg_printf(a, "%s: memory", group);
 	hg_node *t;
 	size_t i;
-	char b[FMT];
+	char b[HG_FMT];
 
 	hg_add_heading(a, body, 3, label);
 	t = S_head(a, body, head, num, label);
 	for (i = first; i < last; i++) {
-		const S_lib *l = &libs[i];
+		const hg_lib *l = &libs[i];
 		const hg_fig *res = l->f64k ? l->f64k : l->any;
 		hg_node *row = hg_add(a, t, HG_ROW);
 		S_lib_cells(a, row, l);
@@ -355,7 +263,7 @@ static void S_memory_table(hg_arena *a, hg_node *body, const S_lib *libs, size_t
 }
 
 /* The bar chart of a group (libraries first..last of the page's order). */
-static void S_group_chart(hg_arena *a, hg_node *body, const S_lib *libs, size_t first,
+static void S_group_chart(hg_arena *a, hg_node *body, const hg_lib *libs, size_t first,
 	size_t last, size_t g, const hg_system *s, hg_svgfile **charts, size_t *ncharts)
 {
 	hg_chart_bar *bars = calloc(last - first + 1, sizeof(*bars));
@@ -365,28 +273,28 @@ static void S_group_chart(hg_arena *a, hg_node *body, const S_lib *libs, size_t 
 	char *title, *desc;
 
 	for (i = first; i < last; i++) {
-		const S_lib *l = &libs[i];
+		const hg_lib *l = &libs[i];
 		if (!l->f64k)
 			continue;
 		bars[nbars].label = S_label(a, l->any);
 		bars[nbars].value = l->f64k->headline_cpb;
 		bars[nbars].hollow = l->f64k->unstable || l->f64k->disturbed;
-		bars[nbars].baseline = S_is_yardstick_alg(l->any->algorithm);
+		bars[nbars].baseline = hg_yardstick_alg(l->any->algorithm);
 		nbars++;
 	}
 	if (!nbars) {
 		free(bars);
 		return;
 	}
-	title = hg_xprintf("%s on %s: cycles per byte at 65536 B", S_groups[g].heading, s->name);
+	title = hg_xprintf("%s on %s: cycles per byte at 65536 B", hg_groups[g].heading, s->name);
 	desc = hg_xprintf("One bar per instance and implementation of the group \"%s\" on system "
 		"%s, in the order of the table: headline cycles per byte at 65536 B (shorter is "
 		"faster). Grey bars: the bundled baselines (SM3, SHA-2, SHA-3). Outlined bars: figures "
-		"marked unstable or disturbed.", S_groups[g].heading, s->name);
+		"marked unstable or disturbed.", hg_groups[g].heading, s->name);
 	*charts = realloc(*charts, (*ncharts + 1) * sizeof(hg_svgfile));
 	sv = &(*charts)[(*ncharts)++];
 	memset(sv, 0, sizeof(*sv));
-	sv->name = hg_xprintf("compare-%s.svg", S_groups[g].key);
+	sv->name = hg_xprintf("compare-%s.svg", hg_groups[g].key);
 	if (hg_chart_bars_svg(&sv->svg, &sv->len, title, desc, "cycles/byte at 65536 B", bars,
 			nbars) != 0)
 		sv->svg = NULL;
@@ -396,7 +304,7 @@ static void S_group_chart(hg_arena *a, hg_node *body, const S_lib *libs, size_t 
 	para = hg_add(a, body, HG_PARA);
 	para->cls = "chart";
 	hg_add_image(a, para, sv->name, hg_printf(a, "Bar chart: cycles per byte at 65536 B of "
-		"each instance in \"%s\" on %s", S_groups[g].heading, s->name), "chart");
+		"each instance in \"%s\" on %s", hg_groups[g].heading, s->name), "chart");
 }
 
 hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
@@ -409,29 +317,11 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
 	hg_node *body = p->body, *para;
-	S_lib *libs = calloc(n + 1, sizeof(S_lib));
-	size_t nlibs = 0, i, g;
+	size_t nlibs, i, g;
+	hg_lib *libs = hg_libs_of(rows, n, &nlibs);
 
 	*charts = NULL;
 	*ncharts = 0;
-	/* a library's rows are consecutive (each page lists them together): one pass */
-	for (i = 0; i < n; i++) {
-		S_lib *l;
-		if (!nlibs || !S_same_lib(libs[nlibs - 1].any, rows[i])) {
-			libs[nlibs].any = rows[i];
-			libs[nlibs].group = S_group_of(rows[i]);
-			libs[nlibs].order = nlibs;
-			nlibs++;
-		}
-		l = &libs[nlibs - 1];
-		if (rows[i]->ok && rows[i]->message_bytes == 32 && !l->f32)
-			l->f32 = rows[i];
-		if (rows[i]->ok && rows[i]->message_bytes == 65536 && !l->f64k)
-			l->f64k = rows[i];
-	}
-	if (nlibs)
-		qsort(libs, nlibs, sizeof(S_lib), S_cmp_lib);
-
 	p->root = "../";
 	p->title = hg_printf(a, "System %s — every algorithm compared", s->name);
 	p->breadcrumb = hg_node_new(a, HG_PARA);
@@ -457,9 +347,9 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	hg_add_link(a, para, "../results.json", "JSON", NULL);
 	if (!nlibs) {
 		para = hg_add(a, body, HG_PARA);
-		S_warn(a, para, "No timing records on this system.");
+		hg_add_warning(a, para, "No timing records on this system.");
 	}
-	for (g = 0; g < NGROUPS; g++) {
+	for (g = 0; g < HG_NGROUPS; g++) {
 		hg_node *t;
 		size_t first = nlibs, last = 0;
 		int used = 0;
@@ -471,13 +361,13 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 			}
 		if (first == nlibs)
 			continue;
-		hg_add_heading(a, body, 2, S_groups[g].heading);
-		t = S_head(a, body, head, num, hg_printf(a, "%s: speed", S_groups[g].heading));
+		hg_add_heading(a, body, 2, hg_groups[g].heading);
+		t = S_head(a, body, head, num, hg_printf(a, "%s: speed", hg_groups[g].heading));
 		for (i = first; i < last; i++)
 			used |= S_speed_row(a, t, &libs[i], y, s);
 		hg_marks_legend(a, body, used, s->spread_limit_pct);
 		S_group_chart(a, body, libs, first, last, g, s, charts, ncharts);
-		S_memory_table(a, body, libs, first, last, S_groups[g].heading);
+		S_memory_table(a, body, libs, first, last, hg_groups[g].heading);
 	}
 	free(libs);
 	(void)d;

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "downloads.h"
+#include "render.h"
 
 static const char *const S_columns[] = { "system", "algorithm", "instance", "implementation",
 	"message_bytes", "status", "kat", "mean_cycles", "cycles_per_byte", "mean_ns", "mb_per_s",

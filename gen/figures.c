@@ -1,13 +1,13 @@
-/* figures.c — every timed record as one row of raw figures at full precision, the rows the
- * downloads, the comparison pages, the charts and the rebuild cache share. */
+/* figures.c — the figures as data: every timed record as one row of raw figures at full precision
+ * (the rows the downloads, the comparison pages, the charts and the rebuild cache share), the
+ * records in page order, a record's derived figures, spread and headline, the yardsticks. */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "headline.h"
-#include "memory.h"
-#include "pages.h"
+#include "figures.h"
 
 const unsigned long long hg_sizes[HG_NSIZES] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
 
@@ -124,4 +124,219 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 	*out = figs;
 	*n = sa->nrecords;
 	return 0;
+}
+
+/* ---- a record's figures ---- */
+
+/* Position of an instance in the catalog's parameter sets (unknown ones last, by name). */
+static int S_rank(const hg_entry *e, const char *instance)
+{
+	int i;
+	if (!e)
+		return 1 << 20;
+	for (i = 0; e->parameter_sets[i]; i++)
+		if (strcmp(e->parameter_sets[i], instance) == 0)
+			return i;
+	return 1 << 20;
+}
+
+/* the catalog entry whose parameter-set order the sorts follow (one per rendering thread) */
+static _Thread_local const hg_entry *S_sort_entry;
+
+static int S_cmp_inst(const char *ia, const char *ma, const char *ib, const char *mb)
+{
+	int ra = S_rank(S_sort_entry, ia), rb = S_rank(S_sort_entry, ib), c;
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	if ((c = strcmp(ia, ib)) != 0)
+		return c;
+	c = (strcmp(mb, "reference") == 0) - (strcmp(ma, "reference") == 0);
+	return c ? c : strcmp(ma, mb);
+}
+
+static int S_cmp_rec(const void *x, const void *y)
+{
+	const hg_record *a = *(hg_record *const *)x, *b = *(hg_record *const *)y;
+	int c = S_cmp_inst(a->instance, a->implementation, b->instance, b->implementation);
+	if (c)
+		return c;
+	return a->message_bytes < b->message_bytes ? -1 : a->message_bytes > b->message_bytes;
+}
+
+static int S_cmp_kat(const void *x, const void *y)
+{
+	const hg_kat *a = *(hg_kat *const *)x, *b = *(hg_kat *const *)y;
+	return S_cmp_inst(a->instance, a->implementation, b->instance, b->implementation);
+}
+
+
+/* Pointers to the n items of size bytes at items, sorted by cmp in the order of e's parameter
+ * sets; the caller frees the array (the items stay where they are). */
+static void **S_sorted(const void *items, size_t n, size_t size, const hg_entry *e,
+	int (*cmp)(const void *, const void *))
+{
+	void **v = malloc((n + 1) * sizeof(*v));
+	size_t i;
+	if (!v) {
+		fprintf(stderr, "hashgen: out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < n; i++)
+		v[i] = (char *)items + i * size;
+	S_sort_entry = e;
+	qsort(v, n, sizeof(*v), cmp);
+	return v;
+}
+
+hg_record **hg_records_sorted(const hg_sysalg *sa, const hg_entry *e)
+{
+	return (hg_record **)S_sorted(sa->records, sa->nrecords, sizeof(hg_record), e, S_cmp_rec);
+}
+
+hg_kat **hg_kats_sorted(const hg_sysalg *sa, const hg_entry *e)
+{
+	return (hg_kat **)S_sorted(sa->kats, sa->nkats, sizeof(hg_kat), e, S_cmp_kat);
+}
+
+int hg_record_figures(hg_figures_t *f, const hg_record *r)
+{
+	unsigned long long it[64] = { 0 }, cy[64] = { 0 }, ns[64] = { 0 };
+	unsigned long long *pit = it, *pcy = cy, *pns = ns;
+	size_t i;
+	int rc;
+	if (r->ntrials > 64) {
+		pit = malloc(r->ntrials * sizeof(*pit));
+		pcy = malloc(r->ntrials * sizeof(*pcy));
+		pns = malloc(r->ntrials * sizeof(*pns));
+	}
+	for (i = 0; i < r->ntrials; i++) {
+		pit[i] = r->trials[i].iterations;
+		pcy[i] = r->trials[i].cycles;
+		pns[i] = r->trials[i].ns;
+	}
+	rc = hg_figures(f, pit, pcy, pns, r->ntrials, r->message_bytes);
+	if (pit != it) {
+		free(pit);
+		free(pcy);
+		free(pns);
+	}
+	return rc;
+}
+
+static int S_cmp_ull(const void *x, const void *y)
+{
+	unsigned long long a = *(const unsigned long long *)x, b = *(const unsigned long long *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Median of the single-call samples and their interquartile range as a percentage of it (the
+ * quartiles the campaign uses: sorted[n/4], sorted[3n/4], sorted[n/2]). */
+int hg_record_spread(const hg_record *r, double *median, double *pct)
+{
+	unsigned long long *v;
+	size_t n = r->nsamples;
+	if (n < 4)
+		return -1;
+	v = malloc(n * sizeof(*v));
+	memcpy(v, r->samples, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), S_cmp_ull);
+	*median = (double)v[n / 2];
+	*pct = *median > 0 ? ((double)v[(3 * n) / 4] - (double)v[n / 4]) / *median * 100 : 0;
+	free(v);
+	return 0;
+}
+
+void hg_headline_of(hg_headline_fig *out, const hg_record *r, const hg_figures_t *mean)
+{
+	if (r->headline.present) {
+		out->cycles = r->headline.cycles_per_call;
+		out->cpb = r->headline.cycles_per_byte;
+		out->estimator = r->headline.estimator;
+	} else {
+		out->cycles = mean->mean_cycles;
+		out->cpb = mean->cycles_per_byte;
+		out->estimator = HG_ESTIMATOR_MEAN;
+	}
+}
+
+void hg_memory_to_fig(hg_fig *f, const hg_record *r)
+{
+	f->stack_bytes = r->memory.stack_bytes;
+	f->heap_peak_bytes = r->memory.heap_peak_bytes;
+	f->heap_allocations = r->memory.heap_allocations;
+	f->mmap_bytes = r->memory.mmap_bytes;
+	f->text_bytes = r->memory.text_bytes;
+	f->data_bytes = r->memory.data_bytes;
+}
+
+
+/* ---- the yardsticks ---- */
+
+const char *const hg_yard_names[HG_NYARD] = { "SM3 (reference)", "SM3 (OpenSSL)",
+	"SHA-256 (reference)", "SHA-256 (OpenSSL)" };
+
+/* cycles/byte of a record when it is instance:impl at bytes and measured, else < 0 */
+static double S_cpb_match(const hg_record *r, const char *instance, const char *impl,
+	unsigned long long bytes)
+{
+	hg_figures_t f;
+	hg_headline_fig h;
+	if (r->message_bytes == bytes && strcmp(r->instance, instance) == 0 &&
+		strcmp(r->implementation, impl) == 0 && strcmp(r->status, "ok") == 0 &&
+		hg_record_figures(&f, r) == 0) {
+		hg_headline_of(&h, r, &f);
+		return h.cpb;
+	}
+	return -1;
+}
+
+static double S_cpb_of(const hg_record *recs, size_t n, const char *instance, const char *impl,
+	unsigned long long bytes)
+{
+	size_t i;
+	double v = -1;
+	for (i = 0; i < n && v < 0; i++)
+		v = S_cpb_match(&recs[i], instance, impl, bytes);
+	return v;
+}
+
+void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2)
+{
+	size_t k;
+	for (k = 0; k < HG_NSIZES; k++) {
+		out->cpb[0][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "reference",
+			hg_sizes[k]) : -1;
+		out->cpb[1][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "openssl",
+			hg_sizes[k]) : -1;
+		out->cpb[2][k] = sha2 ? S_cpb_of(sha2->records, sha2->nrecords, "SHA-256", "reference",
+			hg_sizes[k]) : -1;
+		out->cpb[3][k] = sha2 ? S_cpb_of(sha2->records, sha2->nrecords, "SHA-256", "openssl",
+			hg_sizes[k]) : -1;
+	}
+}
+
+double hg_records_cpb(hg_record *const *recs, size_t n, const hg_record *like,
+	unsigned long long bytes)
+{
+	size_t i;
+	double v = -1;
+	for (i = 0; i < n && v < 0; i++)
+		v = S_cpb_match(recs[i], like->instance, like->implementation, bytes);
+	return v;
+}
+
+double hg_records_headline(hg_record *const *recs, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		hg_figures_t f;
+		if (strcmp(recs[i]->implementation, "reference") == 0 &&
+			recs[i]->message_bytes == 65536 && strcmp(recs[i]->status, "ok") == 0 &&
+			hg_record_figures(&f, recs[i]) == 0) {
+			hg_headline_fig h;
+			hg_headline_of(&h, recs[i], &f);
+			return h.cpb;
+		}
+	}
+	return -1;
 }

@@ -1,7 +1,7 @@
 /* format.c — the number formats of the generated pages (DESIGN.md, "Derived figures and how
  * they are printed") and the derived figures of one timing record. Both renderers call these,
  * so a page and its Markdown twin can never disagree on a digit. */
-#include "format.h"
+#include "genutil.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -12,7 +12,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
-#include "hashgen.h"
+#include "genutil.h"
 
 static _Thread_local char S_message[2048];
 
@@ -220,4 +220,27 @@ int hg_rm_rf(const char *path)
 	if (unlink(path) != 0)
 		return hg_error_set("%s: %s", path, strerror(errno));
 	return 0;
+}
+
+void hg_strv_push(char ***v, size_t *n, char *s)
+{
+	char **g = realloc(*v, (*n + 2) * sizeof(char *));
+	if (!g)
+		S_oom();
+	*v = g;
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+void hg_strv_free(char **v)
+{
+	size_t i;
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+int hg_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }

@@ -10,7 +10,7 @@
 
 #include <libxml/xmlstring.h>
 
-#include "hashgen.h"
+#include "evidence.h"
 
 size_t hg_evidence_kinds(const hg_system *s, const char *out[3])
 {

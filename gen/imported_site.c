@@ -1,13 +1,11 @@
 /* imported_site.c — how the site shows a system another tool measured and `hashbench import`
- * converted: who measured and who imported on every page, the tool's own method page, each
- * record beside its original in the evidence index, and the copies of the system's originals. */
+ * converted: who measured and who imported on every page, the tool's own method page and each
+ * record beside its original in the evidence index. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
 #include "pages.h"
-#include "sitewide.h"
 
 /* "ngcc-harness 2.1 (git 43b4800b0f7d)"; short_commit cuts a commit to 12 digits. */
 static const char *S_tool(hg_arena *a, const hg_import *im, int short_commit)
@@ -23,13 +21,6 @@ static const char *S_importer(hg_arena *a, const hg_system *s)
 {
 	return s->imported->imported_by ? s->imported->imported_by :
 		hg_printf(a, "hashbench %s", s->hashbench);
-}
-
-static void S_warn(hg_arena *a, hg_node *parent, const char *text)
-{
-	hg_node *w = hg_add(a, parent, HG_SPAN);
-	w->cls = "warning";
-	hg_add_text(a, w, text);
 }
 
 const char *hg_measured_by(hg_arena *a, const hg_system *s)
@@ -136,10 +127,10 @@ void hg_imported_check(hg_arena *a, hg_node *cell, const hg_system *s, const hg_
 	if (original) {
 		if (!r) {
 			hg_add_text(a, cell, " ");
-			S_warn(a, cell, "no record names this original");
+			hg_add_warning(a, cell, "no record names this original");
 		} else if (f->sha256[0] && strcmp(r->original_sha256, f->sha256) != 0) {
 			hg_add_text(a, cell, " ");
-			S_warn(a, cell, hg_printf(a, "its record names another SHA-256 (%s)",
+			hg_add_warning(a, cell, hg_printf(a, "its record names another SHA-256 (%s)",
 				hg_fmt_sha_short(b, sizeof(b), r->original_sha256)));
 		}
 	} else if (r && r->original) {
@@ -148,7 +139,7 @@ void hg_imported_check(hg_arena *a, hg_node *cell, const hg_system *s, const hg_
 				sa->files[i].state != HG_SUM_MISSING)
 				return;
 		hg_add_text(a, cell, " ");
-		S_warn(a, cell, hg_printf(a, "its original %s is missing", r->original));
+		hg_add_warning(a, cell, hg_printf(a, "its original %s is missing", r->original));
 	}
 }
 
@@ -251,7 +242,7 @@ void hg_imported_method(hg_arena *a, hg_node *body, const hg_system *s)
 	hg_add_text(a, hg_add(a, body, HG_PARA), s->sandbox);
 	hg_add_heading(a, body, 2, hg_printf(a, "The method page of %s", im->tool));
 	if (!im->method) {
-		S_warn(a, hg_add(a, body, HG_PARA), hg_printf(a, "The method page of %s (method.md) "
+		hg_add_warning(a, hg_add(a, body, HG_PARA), hg_printf(a, "The method page of %s (method.md) "
 			"is not part of this system's evidence.", im->tool));
 	} else {
 		p = hg_add(a, body, HG_PARA);
@@ -283,33 +274,4 @@ void hg_imported_method(hg_arena *a, hg_node *body, const hg_system *s)
 	for (i = 0; i < im->nfiles; i++)
 		hg_evidence_row(a, t, s, &im->files[i], "—", strcmp(im->files[i].file,
 			"method.md") == 0 ? "method page" : hg_printf(a, "%s original", im->tool));
-}
-
-int hg_imported_copy(const char *tmp, const hg_system *s)
-{
-	char *dir;
-	size_t i;
-	int rc;
-
-	if (!s->imported)
-		return 0;
-	dir = hg_xprintf("%s/data/%s/%s", tmp, s->name, HG_ORIGINALS);
-	rc = hg_mkdirs(dir);
-	free(dir);
-	for (i = 0; i < s->imported->nfiles && rc == 0; i++) {
-		const hg_evfile *f = &s->imported->files[i];
-		char *from, *to;
-		if (f->state == HG_SUM_MISSING)
-			continue;
-		from = hg_xprintf("%s/%s", s->dir, f->file);
-		to = hg_xprintf("%s/data/%s/%s", tmp, s->name, f->file);
-		*strrchr(to, '/') = 0;
-		rc = hg_mkdirs(to);
-		to[strlen(to)] = '/';
-		if (rc == 0)
-			rc = hg_site_copy(from, to);
-		free(from);
-		free(to);
-	}
-	return rc;
 }

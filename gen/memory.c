@@ -1,6 +1,6 @@
 /* memory.c — the exact memory figures of one call (stack high-water mark, heap peak, allocation
- * count, anonymous mappings, text and data segments) and a record's sentinel readings: read from
- * the record, shown in section 5 of the algorithm page and on the comparison page. */
+ * count, anonymous mappings, text and data segments) and a record's sentinel readings, read from
+ * the record as untrusted input. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "memory.h"
+#include "evidence.h"
 
 /* An optional integer of 0 or more: absent or null give -1. */
 static int S_count(long long *out, json_t *obj, const char *file, const char *prefix,
@@ -81,50 +81,4 @@ void hg_memory_clear(hg_record *r)
 {
 	free(r->memory.detail);
 	r->memory.detail = NULL;
-}
-
-void hg_memory_to_fig(hg_fig *f, const hg_record *r)
-{
-	f->stack_bytes = r->memory.stack_bytes;
-	f->heap_peak_bytes = r->memory.heap_peak_bytes;
-	f->heap_allocations = r->memory.heap_allocations;
-	f->mmap_bytes = r->memory.mmap_bytes;
-	f->text_bytes = r->memory.text_bytes;
-	f->data_bytes = r->memory.data_bytes;
-}
-
-/* ---- on the pages ---- */
-
-const char *const hg_memory_head[HG_MEMORY_NCOLS + 1] = { "stack", "heap peak", "allocations",
-	NULL };
-
-static const char *S_bytes(hg_arena *a, long long v)
-{
-	return v >= 0 ? hg_printf(a, "%lld B", v) : "—";
-}
-
-void hg_memory_cells(hg_arena *a, hg_node *row, const hg_memory *m)
-{
-	hg_add_cell(a, row, S_bytes(a, m->stack_bytes), 1);
-	hg_add_cell(a, row, S_bytes(a, m->heap_peak_bytes), 1);
-	hg_add_cell(a, row, m->heap_allocations >= 0 ? hg_printf(a, "%lld", m->heap_allocations) :
-		"—", 1);
-}
-
-void hg_memory_fig_cells(hg_arena *a, hg_node *row, const hg_fig *f)
-{
-	hg_add_cell(a, row, S_bytes(a, f->stack_bytes), 1);
-	hg_add_cell(a, row, S_bytes(a, f->heap_peak_bytes), 1);
-}
-
-void hg_memory_para(hg_arena *a, hg_node *p)
-{
-	hg_add_text(a, p, "Static memory is approximated by the library's loadable ELF segments; "
-		"peak memory is the process high-water mark (VmHWM) including the benchmark driver and "
-		"libc, so both are upper-bound proxies rather than isolated algorithm memory. Stack, "
-		"heap peak and allocations are measured exactly for one call, the first after loading "
-		"the library, in a fresh process: the stack as the bytes of a pattern-painted stack the "
-		"call overwrote (less an empty function's), the heap as the peak of live bytes and the "
-		"number of calls to the library's own malloc family, redirected to counting wrappers "
-		"for that call. Evidence of an earlier hashbench lacks them: its columns show \"—\".");
 }

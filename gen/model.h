@@ -69,12 +69,4 @@ hg_node *hg_add_image(hg_arena *a, hg_node *parent, const char *src, const char 
 /* A cell holding plain text; numeric cells are right-aligned in HTML. */
 hg_node *hg_add_cell(hg_arena *a, hg_node *row, const char *text, int numeric);
 
-/* Renderers (render_html.c, render_md.c). The caller frees *out with free(). */
-int hg_render_md(char **out, size_t *len, const hg_page *page);
-/* template: the parsed skeleton (an htmlDocPtr, passed as void * to keep libxml2 out). */
-int hg_render_html(char **out, size_t *len, const hg_page *page, const void *template);
-/* Parse the skeleton once; NULL with the error stored when it lacks the marked elements. */
-void *hg_template_load(const char *path);
-void hg_template_free(void *template);
-
 #endif

@@ -1,10 +1,20 @@
-/* pages.h — building the page models of the site from the evidence (pages.c, prose.c). */
+/* pages.h — the page builders: each kind of page fills a page model from the evidence and its
+ * figures — the algorithm page (pages.c), the site index, system index and method page
+ * (page_index.c), the comparison page and the "On other systems" table (compare.c) — from the
+ * parts they share: the prose of templates/ (prose.c), tables and warnings (page_parts.c), the
+ * headline's marks (page_headline.c), memory (page_memory.c), the machine-speed trace
+ * (page_sentinel.c) and a system another tool measured (imported_site.c). Nothing here knows the
+ * site's files. */
 #ifndef HG_PAGES_H
 #define HG_PAGES_H
 
-#include "format.h"
-#include "hashgen.h"
+#include "figures.h"
 #include "model.h"
+
+/* ---- the shared parts ---- */
+
+/* Room for one formatted figure (hg_fmt_* of genutil.h). */
+#define HG_FMT 128
 
 /* Value of a {placeholder}, or NULL to leave it as written. */
 typedef const char *(*hg_lookup_fn)(void *ctx, const char *name);
@@ -13,13 +23,62 @@ int hg_prose(hg_arena *a, hg_node *parent, const char *markdown, hg_lookup_fn lo
 int hg_prose_inline(hg_arena *a, hg_node *parent, const char *markdown, hg_lookup_fn lookup,
 	void *ctx);
 
-/* The records in page order: the catalog's parameter sets, reference first, then size. The
- * caller frees the array (the records stay sa's). */
-hg_record **hg_records_sorted(const hg_sysalg *sa, const hg_entry *e);
-/* The derived figures of a record's rounds (format.h); 0, or -1 when they give none. */
-int hg_record_figures(hg_figures_t *f, const hg_record *r);
-/* Median of the single-call samples and their interquartile range in % of it; -1: too few. */
-int hg_record_spread(const hg_record *r, double *median, double *pct);
+/* A span marked as a warning, holding text. */
+hg_node *hg_add_warning(hg_arena *a, hg_node *parent, const char *text);
+/* A table with its header row (numeric: which columns are right-aligned, NULL: none). */
+hg_node *hg_add_table(hg_arena *a, hg_node *parent, const char *const *head, const int *numeric);
+/* A row of two plain cells. */
+void hg_add_row2(hg_arena *a, hg_node *t, const char *k, const char *v);
+/* The instance in code, then " (impl)" unless it is the reference. */
+void hg_add_instance_cell(hg_arena *a, hg_node *row, const char *instance, const char *impl);
+/* s, or "not available" when it is NULL. */
+const char *hg_or_na(const char *s);
+/* "x86-64", "AArch64", the name as written, or "an unknown architecture". */
+const char *hg_arch_name(const char *arch);
+/* The environment table of a system (DESIGN.md, the environment rows). */
+void hg_env_rows(hg_arena *a, hg_node *parent, const hg_system *s);
+/* One row of an evidence index table (instance, item, file linked to its copy, sha256 with how
+ * it compares with SHA256SUMS); returns the sha256 cell. */
+hg_node *hg_evidence_row(hg_arena *a, hg_node *t, const hg_system *s, const hg_evfile *f,
+	const char *inst, const char *item);
+
+/* ---- the headline figure on the pages (page_headline.c) ---- */
+
+/* The marks of a figure: † unstable, ‡ disturbed. */
+#define HG_MARK_UNSTABLE 1
+#define HG_MARK_DISTURBED 2
+/* Append to cell the marks of a figure at bytes (each a small span whose title says what it
+ * means there); estimator says which kind of evidence it is. Returns the marks added. */
+int hg_marks_add(hg_arena *a, hg_node *cell, int unstable, int disturbed,
+	unsigned long long bytes, double spread_pct, double limit, const char *estimator);
+/* The line under a table that explains the marks in used (nothing when used is 0). */
+void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit);
+
+/* Section 4's sentence on the headline column. */
+void hg_headline_perf_note(hg_arena *a, hg_node *para, const hg_system *s);
+/* The method page's placeholders: estimator, passes, noise-floor, sentinel-limit, limit-floor,
+ * limit-source ("not recorded" for earlier evidence); NULL for any other name. */
+const char *hg_headline_lookup(hg_arena *a, const hg_system *s, const char *name);
+
+/* ---- exact memory and the machine's speed on the pages (page_memory.c, page_sentinel.c) */
+
+/* Section 5: the columns after the guide's (stack, heap peak, allocations), their cells of a
+ * record ("—" when not recorded) and the paragraph above the table. */
+#define HG_MEMORY_NCOLS 3
+extern const char *const hg_memory_head[HG_MEMORY_NCOLS + 1];
+void hg_memory_cells(hg_arena *a, hg_node *row, const hg_memory *m);
+void hg_memory_para(hg_arena *a, hg_node *p);
+/* The comparison page: stack and heap peak of a row. */
+void hg_memory_fig_cells(hg_arena *a, hg_node *row, const hg_fig *f);
+
+/* The method page's "Machine speed during the campaign" part: workload, limit, counts, the
+ * trace chart (sentinel.svg) and sentinel.json in an evidence table; one sentence when the
+ * campaign was not traced. */
+void hg_sentinel_method(hg_arena *a, hg_node *body, const hg_system *s);
+/* The trace chart of s as SVG text (caller frees); -1 with the error stored. */
+int hg_sentinel_svg(char **out, size_t *len, const hg_system *s);
+
+/* ---- the pages ---- */
 
 typedef struct {
 	const char *attribution; /* templates/attribution.md */
@@ -27,28 +86,9 @@ typedef struct {
 	const char *generator;   /* "hashgen 0.1.0 (git abc1234)" */
 } hg_texts;
 
-/* The yardsticks of a system: cycles/byte of SM3 and SHA-256, reference and OpenSSL, at each
- * size of hg_sizes (< 0 when not measured there). */
-#define HG_NYARD 4
-typedef struct {
-	double cpb[HG_NYARD][HG_NSIZES];
-} hg_yardsticks;
-#define HG_AT_1024 3
-#define HG_AT_65536 7
-extern const char *const hg_yard_names[HG_NYARD]; /* "SM3 (reference)", … */
-void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2);
-
-/* The rows of one algorithm on one system (figures.c). */
-typedef struct {
-	const hg_system *system;
-	const hg_fig *figs;
-	size_t nfigs;
-} hg_sysfigs;
-
 /* The page of an algorithm on system s. all: its rows on every system that has it (s among
- * them), for the "On other systems" table; chart: the page shows <id>.svg. The headline of an
- * algorithm on a system: cycles/byte at 65536 B of the first reference instance; < 0 when there
- * is none. */
+ * them), for the "On other systems" table; chart: the page shows <id>.svg. *out_headline gets the
+ * algorithm's headline on s (hg_records_headline). */
 hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	const hg_sysalg *sa, const hg_yardsticks *y, const hg_texts *t, const hg_sysfigs *all,
 	size_t nall, int chart, double *out_headline);
@@ -58,10 +98,6 @@ hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const *ids,
 	size_t nids, const double *headlines, const hg_texts *t);
 hg_page *hg_page_method(const hg_data *d, const hg_system *s, const hg_texts *t);
-/* One row of an evidence index table (instance, item, file linked to its copy, sha256 with how
- * it compares with SHA256SUMS); returns the sha256 cell. */
-hg_node *hg_evidence_row(hg_arena *a, hg_node *t, const hg_system *s, const hg_evfile *f,
-	const char *inst, const char *item);
 
 /* ---- a system measured by another tool and imported, on its pages (imported_site.c); each
  * adds nothing for a system hashbench measured ---- */
@@ -89,5 +125,30 @@ void hg_imported_index_note(hg_arena *a, hg_node *body, const hg_data *d);
 /* The method page's body: the tool's own method page rendered by cmark, what protected the
  * machine, and the system's originals with their SHA-256. */
 void hg_imported_method(hg_arena *a, hg_node *body, const hg_system *s);
+
+/* ---- comparing the field (compare.c) ---- */
+
+/* An SVG file of a page, written beside it. */
+typedef struct {
+	char *name;      /* "compare-256.svg" */
+	char *svg;       /* NULL when it could not be drawn (the error is stored) */
+	size_t len;
+} hg_svgfile;
+void hg_svgfiles_free(hg_svgfile *f, size_t n);
+
+/* Cycles/byte against message size of an algorithm's rows on a system (in page order), with the
+ * system's yardsticks as baselines. */
+int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, const char *name,
+	const hg_fig *figs, size_t n, const hg_yardsticks *y);
+
+/* "On other systems": cycles/byte at 65536 B and cycles at 32 B of each library on every system
+ * in all (those that have the algorithm, cur among them). */
+void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const hg_system *cur,
+	const hg_sysfigs *all, size_t nall);
+
+/* The comparison page of a system from its rows (algorithm by algorithm, each in page order);
+ * *charts gets the bar chart of each group, named as the page links them. */
+hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
+	size_t n, const hg_yardsticks *y, const hg_texts *tx, hg_svgfile **charts, size_t *ncharts);
 
 #endif

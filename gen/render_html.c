@@ -10,8 +10,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlIO.h>
 
-#include "hashgen.h"
-#include "model.h"
+#include "render.h"
 
 #define X(s) ((const xmlChar *)(s))
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "render.h"
 
 typedef struct {
 	char *data;

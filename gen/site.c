@@ -1,614 +1,47 @@
-/* site.c — the whole site: pages of every algorithm on every system rendered in parallel, copies
- * of the evidence, index and method pages, stylesheet, sitemap and .gz twins, all written into a
- * new folder beside --out that replaces it only when everything succeeded. */
+/* site.c — the site's conductor: hg_site_build reads the evidence and the templates, then runs the
+ * steps that write the site into a new folder beside --out (the algorithm pages, each system's
+ * pages, the index, the downloads, the stylesheet and the sitemap) and puts it in place of --out
+ * only when every step succeeded, the rebuild cache last. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <dirent.h>
-#include <fcntl.h>
-
 #include <jansson.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
-#include <openssl/evp.h>
 
-#include "cache.h"
-#include "compare.h"
-#include "downloads.h"
-#include "memory.h"
-#include "pages.h"
+#include "hashgen.h"
+#include "render.h"
+#include "site_files.h"
 #include "sitewide.h"
 
 #ifndef HB_GIT_COMMIT
 #define HB_GIT_COMMIT "unknown"
 #endif
 
-typedef struct {
-	const hg_system *s;
-	size_t si, ai;      /* system index, algorithm index in ids */
-	const char *id;
-	double headline;
-	char *warnings;     /* lines for stderr, printed in job order */
-	size_t nwarnings;
-	char *error;        /* the job's failure */
-	int reuse;          /* the previous site's page and copies are still right */
-	int own_reused;     /* its own inputs are unchanged: its rows come from the cache */
-	char key[65];       /* digest of everything the page is rendered from */
-	char own[65];       /* digest of its own inputs (S_key) */
-	hg_fig *figs;       /* the rows of its records */
-	size_t nfigs;
-	int figs_borrowed;  /* figs belong to the cache */
-	hg_sysalg *sa;      /* loaded, until the page is rendered */
-	hg_cfile *files;    /* what the cache remembers of its evidence files */
-	size_t nfiles;
-} S_job;
-
+/* What the steps of one build share. */
 typedef struct {
 	const hg_site_opts *o;
-	const hg_data *d;
-	const hg_texts *tx;
-	const void *template;
-	const char *tmp;
-	S_job *jobs;
-	size_t njobs;
-	S_job ***groups;    /* per algorithm: its jobs in system order, NULL-terminated */
-	size_t ngroups;
-	atomic_size_t next;
-	atomic_int failed;
-	hg_cache cache;
-	const char *old;    /* the previous site, when there is one to reuse pages from */
+	hg_site_stats *stats;
+	hg_data *d;
+	hg_texts tx;
+	void *template;
+	char *css, *generator;
 	char global[65];    /* digest of the generator and the templates the pages use */
-	hg_yardsticks *yards; /* per system */
-} S_ctx;
-
-typedef struct {
-	char *rel;          /* "records/<id>/<name>" */
-	struct stat st;
-} S_scanned;
-
-int hg_site_write_page(const char *tmp, const void *template, const hg_page *p, const char *rel,
-	int with_md)
-{
-	char *html = NULL, *md = NULL, *path;
-	size_t hlen, mlen;
-	int rc;
-
-	if (hg_render_html(&html, &hlen, p, template) != 0)
-		return -1;
-	path = hg_xprintf("%s/%s.html", tmp, rel);
-	rc = hg_write_with_gz(path, html, hlen);
-	free(path);
-	free(html);
-	if (rc == 0 && with_md) {
-		if (hg_render_md(&md, &mlen, p) != 0)
-			return hg_error_set("out of memory rendering %s.md", rel);
-		path = hg_xprintf("%s/%s.md", tmp, rel);
-		rc = hg_write_with_gz(path, md, mlen);
-		free(path);
-		free(md);
-	}
-	return rc;
-}
-
-static int S_write_page(const S_ctx *c, const hg_page *p, const char *rel, int with_md)
-{
-	return hg_site_write_page(c->tmp, c->template, p, rel, with_md);
-}
-
-/* A copy of an evidence file: a hard link when the file system allows, else the bytes. */
-int hg_site_copy(const char *from, const char *to)
-{
-	char *data;
-	size_t len;
-	int rc;
-	if (link(from, to) == 0)
-		return 0;
-	if (hg_read_file(&data, &len, from) != 0)
-		return -1;
-	rc = hg_write_file(to, data, len);
-	free(data);
-	return rc;
-}
-
-static void S_warn(S_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void S_warn(S_job *j, const char *fmt, ...)
-{
-	va_list ap;
-	char *line, *grown;
-	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		line = NULL;
-	va_end(ap);
-	if (!line)
-		return;
-	grown = hg_xprintf("%s%s\n", j->warnings ? j->warnings : "", line);
-	free(j->warnings);
-	free(line);
-	j->warnings = grown;
-	j->nwarnings++;
-}
-
-/* The evidence files of an algorithm on a system with their stat, without reading them; 1 when
- * something other than a regular file is there (the full load then decides). */
-static int S_scan(S_scanned **out, size_t *n, const hg_system *s, const char *id)
-{
-	const char *kinds[3];
-	size_t k, nkinds = hg_evidence_kinds(s, kinds);
-	*out = NULL;
-	*n = 0;
-	for (k = 0; k < nkinds; k++) {
-		char *dir = hg_xprintf("%s/%s/%s", s->dir, kinds[k], id);
-		DIR *d = opendir(dir);
-		struct dirent *de;
-		size_t first = *n, a, b;
-		free(dir);
-		if (!d)
-			continue;
-		while ((de = readdir(d)) != NULL) {
-			struct stat st;
-			if (de->d_name[0] == '.')
-				continue;
-			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-				!S_ISREG(st.st_mode)) {
-				closedir(d);
-				return 1;
-			}
-			*out = realloc(*out, (*n + 1) * sizeof(S_scanned));
-			(*out)[*n].rel = hg_xprintf("%s/%s/%s", kinds[k], id, de->d_name);
-			(*out)[*n].st = st;
-			(*n)++;
-		}
-		closedir(d);
-		for (a = first + 1; a < *n; a++)
-			for (b = a; b > first && strcmp((*out)[b - 1].rel, (*out)[b].rel) > 0; b--) {
-				S_scanned t = (*out)[b];
-				(*out)[b] = (*out)[b - 1];
-				(*out)[b - 1] = t;
-			}
-	}
-	return 0;
-}
-
-static void S_scan_free(S_scanned *sc, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		free(sc[i].rel);
-	free(sc);
-}
-
-/* The page's digest: generator and templates, system.json, catalog entry, the systems that
- * list the algorithm (breadcrumb), every file with its SHA-256 and every SHA256SUMS line. */
-static void S_key(char out[65], const S_ctx *c, const hg_system *s, const char *id,
-	const hg_evfile *files, size_t n)
-{
-	static const char digits[] = "0123456789abcdef";
-	const hg_entry *e = hg_data_entry(c->d, id);
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned char md[32];
-	unsigned int mdlen = 32;
-	const char *kinds[3];
-	size_t i, k, t, nkinds = hg_evidence_kinds(s, kinds);
-
-	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
-	EVP_DigestUpdate(ctx, c->global, 64);
-	EVP_DigestUpdate(ctx, s->name, strlen(s->name) + 1);
-	EVP_DigestUpdate(ctx, s->system_sha256, 64);
-	EVP_DigestUpdate(ctx, e ? e->sha256 : "-", e ? 64 : 1);
-	{
-		/* the yardstick table: the baselines' figures on this system */
-		const hg_yardsticks *y = &c->yards[(size_t)(s - c->d->systems)];
-		char figures[HG_NYARD * HG_NSIZES * 26];
-		int len = 0, m, z;
-		for (m = 0; m < HG_NYARD; m++)
-			for (z = 0; z < HG_NSIZES; z++)
-				len += snprintf(figures + len, sizeof(figures) - (size_t)len, "%.17g ",
-					y->cpb[m][z]);
-		EVP_DigestUpdate(ctx, figures, (size_t)len);
-	}
-	for (k = 0; k < c->d->nsystems; k++)
-		if (hg_system_has(&c->d->systems[k], id))
-			EVP_DigestUpdate(ctx, c->d->systems[k].name, strlen(c->d->systems[k].name) + 1);
-	for (i = 0; i < n; i++) {
-		if (files[i].state == HG_SUM_MISSING)
-			continue;
-		EVP_DigestUpdate(ctx, files[i].file, strlen(files[i].file) + 1);
-		EVP_DigestUpdate(ctx, files[i].sha256, 64);
-	}
-	for (t = 0; t < nkinds; t++) {
-		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
-		size_t plen = strlen(prefix);
-		for (i = hg_system_sum_lower(s, prefix);
-			i < s->nsums && strncmp(s->sums[i].path, prefix, plen) == 0; i++) {
-			EVP_DigestUpdate(ctx, s->sums[i].path, strlen(s->sums[i].path) + 1);
-			EVP_DigestUpdate(ctx, s->sums[i].sha256, 64);
-		}
-		free(prefix);
-	}
-	EVP_DigestFinal_ex(ctx, md, &mdlen);
-	EVP_MD_CTX_free(ctx);
-	for (i = 0; i < 32; i++) {
-		out[2 * i] = digits[md[i] >> 4];
-		out[2 * i + 1] = digits[md[i] & 15];
-	}
-	out[64] = 0;
-}
-
-/* Warnings about files that do not match SHA256SUMS, the same for a reused and a new page. */
-static int S_file_warnings(const S_ctx *c, S_job *j, const hg_evfile *files, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++) {
-		const hg_evfile *f = &files[i];
-		const char *what = f->state == HG_SUM_MISMATCH ? "its SHA-256 does not match SHA256SUMS" :
-			f->state == HG_SUM_UNLISTED ? "not listed in SHA256SUMS" :
-			f->state == HG_SUM_MISSING ? "listed in SHA256SUMS but missing" : NULL;
-		if (what)
-			S_warn(j, "%s/%s: %s", j->s->dir, f->file, what);
-	}
-	if (j->nwarnings && c->o->strict)
-		return hg_error_set("%.*s (--strict)", (int)strcspn(j->warnings, "\n"), j->warnings);
-	return 0;
-}
-
-/* What the cache keeps of a page's files. */
-static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
-{
-	size_t i;
-	j->files = calloc(n + 1, sizeof(hg_cfile));
-	for (i = 0; i < n; i++) {
-		if (files[i].state == HG_SUM_MISSING)
-			continue;
-		j->files[j->nfiles].path = hg_xprintf("%s/%s", j->s->name, files[i].file);
-		j->files[j->nfiles].ino = files[i].ino;
-		j->files[j->nfiles].size = files[i].size;
-		j->files[j->nfiles].mtime_ns = files[i].mtime_ns;
-		memcpy(j->files[j->nfiles].sha256, files[i].sha256, 65);
-		j->nfiles++;
-	}
-}
-
-/* Are the page's own inputs those of the previous build? Hashes only the files whose stat
- * changed; when they are, its rows come from the cache. */
-static int S_try_reuse(S_ctx *c, S_job *j, const S_scanned *sc, size_t nsc)
-{
-	const hg_cpage *cp = hg_cache_page(&c->cache, j->s->name, j->id);
-	hg_evfile *files;
-	size_t n = 0, i;
-	char *page;
-	int ok;
-
-	if (!cp)
-		return 0;
-	page = hg_xprintf("%s/%s/%s.html", c->old, j->s->name, j->id);
-	ok = access(page, F_OK) == 0;
-	free(page);
-	if (!ok)
-		return 0;
-	files = calloc(nsc + 1, sizeof(hg_evfile));
-	for (ok = 1, i = 0; i < nsc && ok; i++) {
-		char *path = hg_xprintf("%s/%s", j->s->name, sc[i].rel);
-		const hg_cfile *cf = hg_cache_file(&c->cache, path);
-		hg_evfile *f = &files[n++];
-		free(path);
-		f->file = hg_xstrdup(sc[i].rel);
-		f->ino = (unsigned long long)sc[i].st.st_ino;
-		f->size = (unsigned long long)sc[i].st.st_size;
-		f->mtime_ns = (long long)sc[i].st.st_mtim.tv_sec * 1000000000LL + sc[i].st.st_mtim.tv_nsec;
-		if (cf && cf->ino == f->ino && cf->size == f->size && cf->mtime_ns == f->mtime_ns) {
-			memcpy(f->sha256, cf->sha256, 65);
-		} else {
-			/* changed since the last build: hash it again */
-			char *full = hg_xprintf("%s/%s", j->s->dir, sc[i].rel), *text;
-			size_t len;
-			ok = hg_read_file(&text, &len, full) == 0;
-			free(full);
-			if (ok) {
-				hg_sha256_hex(f->sha256, text, len);
-				free(text);
-			}
-		}
-		hg_evfile_check(f, j->s);
-	}
-	if (ok) {
-		hg_evidence_missing(&files, &n, j->s, j->id);
-		S_key(j->own, c, j->s, j->id, files, n);
-		ok = strcmp(j->own, cp->own) == 0;
-	}
-	if (ok) {
-		j->own_reused = 1;
-		j->figs = cp->figs;
-		j->nfigs = cp->nfigs;
-		j->figs_borrowed = 1;
-		j->headline = cp->headline;
-		S_remember_loaded(j, files, n);
-		ok = S_file_warnings(c, j, files, n) == 0 ? 1 : -1;
-	}
-	for (i = 0; i < n; i++)
-		free(files[i].file);
-	free(files);
-	return ok;
-}
-
-
-/* The copies of a page's evidence: hard links made through directory descriptors (no path
- * walks), the bytes where the file system refuses links. */
-static int S_copy_evidence(const S_ctx *c, const S_job *j, const hg_sysalg *sa)
-{
-	const char *kinds[3];
-	int dst[3] = { -1, -1, -1 }, k, rc = 0, nkinds = (int)hg_evidence_kinds(j->s, kinds);
-	size_t i;
-
-	for (k = 0; k < nkinds && rc == 0; k++) {
-		char *dir = hg_xprintf("%s/data/%s/%s/%s", c->tmp, j->s->name, kinds[k], j->id);
-		if (mkdir(dir, 0755) != 0 || (dst[k] = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-			rc = hg_error_set("%s: cannot create folder: %s", dir, strerror(errno));
-		free(dir);
-	}
-	for (i = 0; i < sa->nfiles && rc == 0; i++) {
-		const hg_evfile *f = &sa->files[i];
-		int slot = strncmp(f->file, "kat/", 4) == 0 ? 0 :
-			strncmp(f->file, "records/", 8) == 0 ? 1 : 2;
-		const char *name = strrchr(f->file, '/') + 1;
-		if (f->state == HG_SUM_MISSING)
-			continue;
-		if (sa->dir_fd[slot] < 0 || linkat(sa->dir_fd[slot], name, dst[slot], name, 0) != 0) {
-			char *from = hg_xprintf("%s/%s", j->s->dir, f->file);
-			char *to = hg_xprintf("%s/data/%s/%s", c->tmp, j->s->name, f->file);
-			rc = hg_site_copy(from, to);
-			free(from);
-			free(to);
-		}
-	}
-	for (k = 0; k < nkinds; k++)
-		if (dst[k] >= 0)
-			close(dst[k]);
-	return rc;
-}
-
-/* The page's own inputs: reused from the cache when unchanged, else loaded (and kept loaded in
- * j->sa for the rendering) with the rows of its records. */
-static int S_own(S_ctx *c, S_job *j)
-{
-	hg_sysalg *sa;
-
-	if (c->old && hg_cache_page(&c->cache, j->s->name, j->id)) {
-		S_scanned *sc = NULL;
-		size_t nsc = 0;
-		int r = S_scan(&sc, &nsc, j->s, j->id) == 0 ? S_try_reuse(c, j, sc, nsc) : 0;
-		S_scan_free(sc, nsc);
-		if (r != 0)
-			return r > 0 ? 0 : -1;
-	}
-	sa = calloc(1, sizeof(*sa));
-	if (!sa || hg_sysalg_load(sa, c->d, j->s, j->id) != 0) {
-		free(sa);
-		return -1;
-	}
-	j->sa = sa;
-	if (S_file_warnings(c, j, sa->files, sa->nfiles) != 0)
-		return -1;
-	S_key(j->own, c, j->s, j->id, sa->files, sa->nfiles);
-	S_remember_loaded(j, sa->files, sa->nfiles);
-	return hg_figs_of(&j->figs, &j->nfigs, c->d, j->s, j->id, sa);
-}
-
-/* The page's digest: its own inputs and what the "On other systems" table shows. */
-static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, size_t nall)
-{
-	size_t k, i, len = 0, cap = 256;
-	char *text = malloc(cap);
-	len += (size_t)snprintf(text, cap, "%s", j->own);
-	for (k = 0; k < nall; k++)
-		for (i = 0; i < all[k].nfigs; i++) {
-			const hg_fig *f = &all[k].figs[i];
-			char *line;
-			int n;
-			if (!f->ok || (f->message_bytes != 32 && f->message_bytes != 65536))
-				continue;
-			n = asprintf(&line, "\n%s\t%s\t%s\t%llu\t%.17g\t%.17g", all[k].system->name,
-				f->instance, f->implementation, f->message_bytes, f->headline_cpb,
-				f->headline_cycles);
-			if (n < 0)
-				continue;
-			while (len + (size_t)n + 1 > cap)
-				text = realloc(text, cap *= 2);
-			memcpy(text + len, line, (size_t)n + 1);
-			len += (size_t)n;
-			free(line);
-		}
-	hg_sha256_hex(out, text, len);
-	free(text);
-}
-
-int hg_site_write_beside(const char *tmp, const char *system, const char *name, const char *data,
-	size_t len)
-{
-	char *path = hg_xprintf("%s/%s/%s", tmp, system, name);
-	int rc = hg_write_with_gz(path, data, len);
-	free(path);
-	return rc;
-}
-
-/* The page, its chart, its CSV and its evidence copies. */
-static int S_render(S_ctx *c, S_job *j, const hg_sysfigs *all, size_t nall)
-{
-	const hg_entry *e = hg_data_entry(c->d, j->id);
-	const hg_fig **rows = NULL;
-	int chart = hg_figs_have_figures(j->figs, j->nfigs), rc;
-	char *rel, *text = NULL, *name;
-	size_t len, i;
-	hg_page *p;
-
-	if (!j->sa) {
-		j->sa = calloc(1, sizeof(hg_sysalg));
-		if (!j->sa || hg_sysalg_load(j->sa, c->d, j->s, j->id) != 0)
-			return -1;
-	}
-	p = hg_page_algorithm(c->d, j->s, j->id, j->sa, &c->yards[j->si], c->tx, all, nall, chart,
-		&j->headline);
-	rel = hg_xprintf("%s/%s", j->s->name, j->id);
-	rc = S_write_page(c, p, rel, 1);
-	free(rel);
-	hg_page_free(p);
-	if (rc == 0 && chart) {
-		rc = hg_chart_page(&text, &len, j->s, j->id, e ? e->name : j->id, j->figs, j->nfigs,
-			&c->yards[j->si]);
-		if (rc == 0) {
-			name = hg_xprintf("%s.svg", j->id);
-			rc = hg_site_write_beside(c->tmp, j->s->name, name, text, len);
-			free(name);
-			free(text);
-		}
-	}
-	rows = calloc(j->nfigs + 1, sizeof(*rows));
-	for (i = 0; i < j->nfigs; i++)
-		rows[i] = &j->figs[i];
-	if (rc == 0 && (rc = hg_results_csv(&text, &len, rows, j->nfigs)) == 0) {
-		name = hg_xprintf("%s.csv", j->id);
-		rc = hg_site_write_beside(c->tmp, j->s->name, name, text, len);
-		free(name);
-		free(text);
-	}
-	free(rows);
-	if (rc == 0)
-		rc = S_copy_evidence(c, j, j->sa);
-	return rc;
-}
-
-static void S_unload(S_job *j)
-{
-	if (j->sa) {
-		hg_sysalg_clear(j->sa);
-		free(j->sa);
-		j->sa = NULL;
-	}
-}
-
-/* One algorithm on every system that has it: the rows of each first, then each page, which
- * shows the others' rows in its "On other systems" table. */
-static int S_run_group(S_ctx *c, S_job **g)
-{
-	size_t n = 0, k;
-	hg_sysfigs *all;
-	int rc = 0;
-
-	while (g[n])
-		n++;
-	all = calloc(n + 1, sizeof(*all));
-	for (k = 0; k < n && rc == 0; k++) {
-		if ((rc = S_own(c, g[k])) != 0)
-			g[k]->error = hg_xstrdup(hg_error_last());
-		all[k].system = g[k]->s;
-		all[k].figs = g[k]->figs;
-		all[k].nfigs = g[k]->nfigs;
-	}
-	for (k = 0; k < n && rc == 0; k++) {
-		S_job *j = g[k];
-		const hg_cpage *cp = hg_cache_page(&c->cache, j->s->name, j->id);
-		S_final_key(j->key, j, all, n);
-		if (j->own_reused && cp && strcmp(cp->key, j->key) == 0) {
-			j->reuse = 1;
-			continue;
-		}
-		if ((rc = S_render(c, j, all, n)) != 0)
-			j->error = hg_xstrdup(hg_error_last());
-		S_unload(j);
-	}
-	for (k = 0; k < n; k++)
-		S_unload(g[k]);
-	free(all);
-	return rc;
-}
-
-/* What a reused page moves from the previous site; all but the first may be absent. */
-static const char *S_moved[] = { "%s/%s/%s.html", "%s/%s/%s.html.gz", "%s/%s/%s.md",
-	"%s/%s/%s.md.gz", "%s/%s/%s.svg", "%s/%s/%s.svg.gz", "%s/%s/%s.csv", "%s/%s/%s.csv.gz",
-	"%s/data/%s/records/%s", "%s/data/%s/kat/%s", "%s/data/%s/" HG_ORIGINALS "/%s" };
-#define NMOVED (sizeof(S_moved) / sizeof(S_moved[0]))
-
-/* Give the reused pages back to the previous site (the new one could not be put in place). */
-static void S_move_back(const S_ctx *c)
-{
-	size_t i, k;
-	for (i = 0; i < c->njobs; i++) {
-		const S_job *j = &c->jobs[i];
-		if (!j->reuse)
-			continue;
-		for (k = 0; k < NMOVED; k++) {
-			char *from = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
-			char *to = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
-			rename(from, to);
-			free(from);
-			free(to);
-		}
-	}
-}
-
-/* Move the reused pages and evidence copies from the previous site into the new one; undone
- * when a move fails, so the previous site stays whole. */
-static int S_move_reused(const S_ctx *c)
-{
-	size_t i, k, done_i = 0, done_k = 0;
-	int rc = 0;
-
-	for (i = 0; i < c->njobs && rc == 0; i++) {
-		const S_job *j = &c->jobs[i];
-		if (!j->reuse)
-			continue;
-		for (k = 0; k < NMOVED && rc == 0; k++) {
-			char *from = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
-			char *to = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
-			if (rename(from, to) != 0 && !(errno == ENOENT && k > 0)) {
-				rc = hg_error_set("%s: cannot move into the new site: %s", from, strerror(errno));
-				done_i = i;
-				done_k = k;
-			}
-			free(from);
-			free(to);
-		}
-	}
-	if (rc == 0)
-		return 0;
-	for (i = 0; i <= done_i; i++) {
-		const S_job *j = &c->jobs[i];
-		if (!j->reuse)
-			continue;
-		for (k = 0; k < (i == done_i ? done_k : NMOVED); k++) {
-			char *from = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
-			char *to = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
-			rename(from, to);
-			free(from);
-			free(to);
-		}
-	}
-	return rc;
-}
-
-static void *S_worker(void *arg)
-{
-	S_ctx *c = arg;
-	for (;;) {
-		size_t i = atomic_fetch_add(&c->next, 1);
-		if (i >= c->ngroups || atomic_load(&c->failed))
-			break;
-		if (S_run_group(c, c->groups[i]) != 0)
-			atomic_store(&c->failed, 1);
-	}
-	hg_evidence_release();
-	return NULL;
-}
-
-static int S_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	const char *old;    /* the previous site, when there is one to reuse pages from */
+	char *cache_path;
+	char **ids;         /* every algorithm id, sorted (the strings are d's) */
+	size_t nids;
+	double *headlines;  /* [system * nids + algorithm], < 0: none */
+	char *tmp;          /* the site being built */
+	char **pages;       /* the sitemap's pages */
+	size_t npages;
+	hg_algpages *ap;
+} S_build;
 
 static int S_read_template(char **out, const char *dir, const char *name)
 {
@@ -646,17 +79,6 @@ static int S_sitemap(const char *tmp, const char *base, char **pages, size_t n)
 	xmlFree(mem);
 	free(path);
 	return rc;
-}
-
-static void S_push(char ***v, size_t *n, char *s)
-{
-	char **g = realloc(*v, (*n + 1) * sizeof(char *));
-	if (!g) {
-		fprintf(stderr, "hashgen: out of memory\n");
-		exit(1);
-	}
-	*v = g;
-	(*v)[(*n)++] = s;
 }
 
 /* The folder --out names is replaced whole: only when it is missing, empty, or a site hashgen
@@ -716,343 +138,238 @@ static int S_swap(const char *tmp, const char *out)
 	free(old);
 	return 0;
 }
-
-/* The rows of a system's pages (k: the system's index; all systems when k is -1), in the order of
- * the jobs: system by system, algorithm by algorithm, each in page order. */
-static const hg_fig **S_rows(const S_ctx *c, size_t k, size_t *n)
+/* --out may be replaced (or, rendering only, does not exist) and --base-url is an address. */
+static int S_check_out(const hg_site_opts *o)
 {
-	const hg_fig **rows;
-	size_t i, m, total = 0;
-	for (i = 0; i < c->njobs; i++)
-		if (k == (size_t)-1 || c->jobs[i].si == k)
-			total += c->jobs[i].nfigs;
-	rows = calloc(total + 1, sizeof(*rows));
-	*n = 0;
-	for (i = 0; i < c->njobs; i++)
-		if (k == (size_t)-1 || c->jobs[i].si == k)
-			for (m = 0; m < c->jobs[i].nfigs; m++)
-				rows[(*n)++] = &c->jobs[i].figs[m];
-	return rows;
+	struct stat st;
+	if (o->render_only && lstat(o->out_dir, &st) == 0)
+		return hg_error_set("%s: already exists", o->out_dir);
+	if (!o->render_only && S_out_replaceable(o->out_dir) != 0)
+		return -1;
+	if (o->base_url && (strncmp(o->base_url, "https://", 8) &&
+		strncmp(o->base_url, "http://", 7)))
+		return hg_error_set("--base-url %s: expected an http:// or https:// address",
+			o->base_url);
+	return 0;
 }
 
-int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
+/* The skeleton, the stylesheet and the prose; the generator's name; their digest. */
+static int S_load_templates(S_build *b)
 {
-	hg_data *d = NULL;
-	hg_texts tx = { 0 };
-	void *template = NULL;
-	char *css = NULL, *tmp = NULL, *page_path = NULL, **ids = NULL, **pages = NULL, *gen = NULL;
-	char *cache_path = NULL;
-	double *headlines = NULL;
-	size_t nids = 0, npages = 0, i, k, j;
-	S_ctx c;
-	pthread_t *threads = NULL;
-	int rc = -1, nthreads;
+	const hg_site_opts *o = b->o;
+	char *path = hg_xprintf("%s/page.html", o->templates_dir), *skeleton = NULL, *all;
 
-	memset(stats, 0, sizeof(*stats));
-	memset(&c, 0, sizeof(c));
-	if (o->render_only) {
-		struct stat st;
-		if (lstat(o->out_dir, &st) == 0)
-			return hg_error_set("%s: already exists", o->out_dir);
-	} else if (S_out_replaceable(o->out_dir) != 0) {
+	b->template = hg_template_load(path);
+	free(path);
+	if (!b->template)
 		return -1;
-	}
-	if (o->base_url && (strncmp(o->base_url, "https://", 8) && strncmp(o->base_url, "http://", 7)))
-		return hg_error_set("--base-url %s: expected an http:// or https:// address", o->base_url);
-	xmlInitParser();
-	json_object_seed(1); /* fixed seed: deterministic, and set before threads start */
-	if (hg_data_load(&d, o->data_dir) != 0)
-		goto out;
-	{
-		char *path = hg_xprintf("%s/page.html", o->templates_dir);
-		template = hg_template_load(path);
-		free(path);
-		if (!template)
-			goto out;
-	}
-	if (S_read_template(&css, o->templates_dir, "style.css") != 0 ||
-		S_read_template((char **)&tx.attribution, o->templates_dir, "attribution.md") != 0 ||
-		S_read_template((char **)&tx.method, o->templates_dir, "method.md") != 0)
-		goto out;
-	gen = o->generator ? hg_xstrdup(o->generator) :
+	if (S_read_template(&b->css, o->templates_dir, "style.css") != 0 ||
+		S_read_template((char **)&b->tx.attribution, o->templates_dir, "attribution.md") != 0 ||
+		S_read_template((char **)&b->tx.method, o->templates_dir, "method.md") != 0)
+		return -1;
+	b->generator = o->generator ? hg_xstrdup(o->generator) :
 		hg_xprintf("hashgen %s (git %s)", HG_VERSION, HB_GIT_COMMIT);
-	tx.generator = gen;
-	{
-		/* what every algorithm page depends on besides its own inputs */
-		char *skeleton = NULL, *all;
-		if (S_read_template(&skeleton, o->templates_dir, "page.html") != 0)
-			goto out;
-		all = hg_xprintf("%s%c%s%c%s", gen, 0, skeleton, 0, tx.attribution);
-		hg_sha256_hex(c.global, all, strlen(gen) + strlen(skeleton) + strlen(tx.attribution) + 2);
-		free(all);
-		free(skeleton);
-	}
-	cache_path = hg_xprintf("%s.hashgen-cache", o->out_dir);
-	{
-		struct stat st;
-		if (!o->render_only && stat(o->out_dir, &st) == 0 && S_ISDIR(st.st_mode)) {
-			hg_cache_load(&c.cache, cache_path);
-			c.old = o->out_dir;
-		}
-	}
+	b->tx.generator = b->generator;
+	/* what every algorithm page depends on besides its own inputs */
+	if (S_read_template(&skeleton, o->templates_dir, "page.html") != 0)
+		return -1;
+	all = hg_xprintf("%s%c%s%c%s", b->generator, 0, skeleton, 0, b->tx.attribution);
+	hg_sha256_hex(b->global, all, strlen(b->generator) + strlen(skeleton) +
+		strlen(b->tx.attribution) + 2);
+	free(all);
+	free(skeleton);
+	return 0;
+}
 
-	/* every algorithm id: the catalog's and those with evidence */
+/* The previous site and its rebuild cache, when there is one to reuse pages from. */
+static void S_find_previous(S_build *b)
+{
+	struct stat st;
+	b->cache_path = hg_xprintf("%s.hashgen-cache", b->o->out_dir);
+	if (!b->o->render_only && stat(b->o->out_dir, &st) == 0 && S_ISDIR(st.st_mode))
+		b->old = b->o->out_dir;
+}
+
+/* Every algorithm id: the catalog's and those with evidence. */
+static void S_collect_ids(S_build *b)
+{
+	const hg_data *d = b->d;
+	size_t i, j, k;
+
 	for (i = 0; i < d->nentries; i++)
-		S_push(&ids, &nids, d->entries[i].id);
+		hg_strv_push(&b->ids, &b->nids, d->entries[i].id);
 	for (k = 0; k < d->nsystems; k++)
 		for (j = 0; d->systems[k].algorithms[j]; j++) {
 			int seen = 0;
-			for (i = 0; i < nids && !seen; i++)
-				seen = strcmp(ids[i], d->systems[k].algorithms[j]) == 0;
+			for (i = 0; i < b->nids && !seen; i++)
+				seen = strcmp(b->ids[i], d->systems[k].algorithms[j]) == 0;
 			if (!seen)
-				S_push(&ids, &nids, d->systems[k].algorithms[j]);
+				hg_strv_push(&b->ids, &b->nids, d->systems[k].algorithms[j]);
 		}
-	if (nids)
-		qsort(ids, nids, sizeof(char *), S_cmp);
-	headlines = malloc((d->nsystems * nids + 1) * sizeof(double));
-	for (i = 0; i < d->nsystems * nids; i++)
-		headlines[i] = -1;
+	if (b->nids)
+		qsort(b->ids, b->nids, sizeof(char *), hg_cmp_str);
+	b->headlines = malloc((d->nsystems * b->nids + 1) * sizeof(double));
+	for (i = 0; i < d->nsystems * b->nids; i++)
+		b->headlines[i] = -1;
+}
 
-	tmp = o->render_only ? hg_xstrdup(o->out_dir) :
-		hg_xprintf("%s.tmp-%ld", o->out_dir, (long)getpid());
-	if (hg_rm_rf(tmp) != 0 || hg_mkdirs(tmp) != 0)
-		goto out;
-	for (k = 0; k < d->nsystems; k++) {
-		char *dir = hg_xprintf("%s/%s", tmp, d->systems[k].name);
-		char *rec = hg_xprintf("%s/data/%s/records", tmp, d->systems[k].name);
-		char *kat = hg_xprintf("%s/data/%s/kat", tmp, d->systems[k].name);
+/* The new site's folder, each system's folders in it and an imported system's originals. */
+static int S_make_tmp(S_build *b)
+{
+	size_t k;
+	b->tmp = b->o->render_only ? hg_xstrdup(b->o->out_dir) :
+		hg_xprintf("%s.tmp-%ld", b->o->out_dir, (long)getpid());
+	if (hg_rm_rf(b->tmp) != 0 || hg_mkdirs(b->tmp) != 0)
+		return -1;
+	for (k = 0; k < b->d->nsystems; k++) {
+		const hg_system *s = &b->d->systems[k];
+		char *dir = hg_xprintf("%s/%s", b->tmp, s->name);
+		char *rec = hg_xprintf("%s/data/%s/records", b->tmp, s->name);
+		char *kat = hg_xprintf("%s/data/%s/kat", b->tmp, s->name);
 		int r = hg_mkdirs(dir) || hg_mkdirs(rec) || hg_mkdirs(kat) ||
-			hg_imported_copy(tmp, &d->systems[k]);
+			hg_imported_copy(b->tmp, s);
 		free(dir);
 		free(rec);
 		free(kat);
 		if (r != 0)
-			goto out;
-		for (i = 0; i < nids; i++)
-			if (hg_system_has(&d->systems[k], ids[i]))
-				c.njobs++;
+			return -1;
 	}
-	c.jobs = calloc(c.njobs + 1, sizeof(S_job));
-	c.njobs = 0;
-	for (k = 0; k < d->nsystems; k++)
-		for (i = 0; i < nids; i++)
-			if (hg_system_has(&d->systems[k], ids[i])) {
-				S_job *jb = &c.jobs[c.njobs++];
-				jb->s = &d->systems[k];
-				jb->si = k;
-				jb->ai = i;
-				jb->id = ids[i];
-				jb->headline = -1;
-			}
-	/* the groups: one per algorithm, its pages in system order */
-	c.groups = calloc(nids + 1, sizeof(S_job **));
-	for (i = 0; i < nids; i++) {
-		size_t m = 0;
-		for (j = 0; j < c.njobs; j++)
-			m += c.jobs[j].ai == i;
-		if (!m)
-			continue;
-		c.groups[c.ngroups] = calloc(m + 1, sizeof(S_job *));
-		for (m = 0, j = 0; j < c.njobs; j++)
-			if (c.jobs[j].ai == i)
-				c.groups[c.ngroups][m++] = &c.jobs[j];
-		c.ngroups++;
-	}
-	/* the yardsticks of every system, before any page needs them */
-	c.yards = calloc(d->nsystems + 1, sizeof(hg_yardsticks));
-	for (k = 0; k < d->nsystems; k++) {
-		hg_sysalg sm3, sha2;
-		int has_sm3 = hg_system_has(&d->systems[k], "sm3"), has_sha2 = hg_system_has(&d->systems[k], "sha2");
-		memset(&sm3, 0, sizeof(sm3));
-		memset(&sha2, 0, sizeof(sha2));
-		if ((has_sm3 && hg_sysalg_load(&sm3, d, &d->systems[k], "sm3") != 0) ||
-			(has_sha2 && hg_sysalg_load(&sha2, d, &d->systems[k], "sha2") != 0)) {
-			hg_sysalg_clear(&sm3);
-			hg_sysalg_clear(&sha2);
-			goto out;
-		}
-		hg_yardsticks_of(&c.yards[k], has_sm3 ? &sm3 : NULL, has_sha2 ? &sha2 : NULL);
-		hg_sysalg_clear(&sm3);
-		hg_sysalg_clear(&sha2);
-	}
-	c.o = o;
-	c.d = d;
-	c.tx = &tx;
-	c.template = template;
-	c.tmp = tmp;
-	nthreads = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (nthreads < 1)
-		nthreads = 1;
-	if ((size_t)nthreads > c.ngroups)
-		nthreads = c.ngroups ? (int)c.ngroups : 1;
-	threads = calloc((size_t)nthreads, sizeof(pthread_t));
-	for (i = 1; i < (size_t)nthreads; i++)
-		if (pthread_create(&threads[i], NULL, S_worker, &c) != 0)
-			break;
-	S_worker(&c);
-	for (k = 1; k < i; k++)
-		pthread_join(threads[k], NULL);
-	for (i = 0; i < c.njobs; i++) {
-		if (c.jobs[i].warnings && o->warnings)
-			fputs(c.jobs[i].warnings, o->warnings);
-		stats->warnings += c.jobs[i].nwarnings;
-		if (c.jobs[i].error) {
-			hg_error_set("%s", c.jobs[i].error);
-			goto out;
-		}
-		headlines[c.jobs[i].si * nids + c.jobs[i].ai] = c.jobs[i].headline;
-	}
-	if (atomic_load(&c.failed)) {
-		hg_error_set("a page could not be rendered");
-		goto out;
-	}
-	stats->pages = c.njobs;
+	return 0;
+}
 
-	/* per system: index, method, system.json and SHA256SUMS copies */
-	S_push(&pages, &npages, hg_xstrdup("index.html"));
-	for (k = 0; k < d->nsystems; k++) {
-		const hg_system *s = &d->systems[k];
-		hg_page *p;
-		char *rel, *from, *to;
-		int r;
-		p = hg_page_system(d, s, (const char *const *)ids, nids, headlines, &tx);
-		rel = hg_xprintf("%s/index", s->name);
-		r = S_write_page(&c, p, rel, 0);
-		free(rel);
-		hg_page_free(p);
-		if (r != 0)
-			goto out;
-		p = hg_page_method(d, s, &tx);
-		rel = hg_xprintf("%s/method", s->name);
-		r = S_write_page(&c, p, rel, 0);
-		free(rel);
-		hg_page_free(p);
-		if (r != 0)
-			goto out;
-		{
-			size_t nrows;
-			const hg_fig **rows = S_rows(&c, k, &nrows);
-			int r2 = hg_site_compare(tmp, template, d, k, rows, nrows, &c.yards[k], &tx);
-			free(rows);
-			if (r2 != 0)
-				goto out;
-		}
-		if (hg_site_sentinel(tmp, s) != 0)
-			goto out;
-		S_push(&pages, &npages, hg_xprintf("%s/index.html", s->name));
-		S_push(&pages, &npages, hg_xprintf("%s/method.html", s->name));
-		S_push(&pages, &npages, hg_xprintf("%s/compare.html", s->name));
-		for (i = 0; i < nids; i++)
-			if (hg_system_has(s, ids[i]))
-				S_push(&pages, &npages, hg_xprintf("%s/%s.html", s->name, ids[i]));
-		for (i = 0; i < 2; i++) {
-			const char *name = i ? "SHA256SUMS" : "system.json";
-			char *dir = hg_xprintf("%s/data/%s", tmp, s->name);
-			from = hg_xprintf("%s/%s", s->dir, name);
-			to = hg_xprintf("%s/%s", dir, name);
-			r = hg_mkdirs(dir) == 0 && (access(from, F_OK) != 0 || hg_site_copy(from, to) == 0) ?
-				0 : -1;
-			free(dir);
-			free(from);
-			free(to);
-			if (r != 0)
-				goto out;
-		}
-	}
-	{
-		hg_page *p = hg_page_index(d, (const char *const *)ids, nids, headlines, &tx);
-		int r = S_write_page(&c, p, "index", 0);
-		hg_page_free(p);
-		if (r != 0)
-			goto out;
-	}
-	{
+/* Every algorithm on every system that has it (site_pages.c). */
+static int S_algorithm_pages(S_build *b)
+{
+	hg_algpages_in in = { b->d, &b->tx, b->template, b->tmp, b->old, b->cache_path, b->global,
+		(const char *const *)b->ids, b->nids, b->o->strict };
+	if (hg_algpages_new(&b->ap, &in) != 0 ||
+		hg_algpages_render(b->ap, b->o->jobs, b->o->warnings, &b->stats->warnings,
+			b->headlines) != 0)
+		return -1;
+	b->stats->pages = hg_algpages_count(b->ap);
+	return 0;
+}
+
+/* Per system: its index, method and comparison pages, its trace and its evidence's own files. */
+static int S_system_pages(S_build *b)
+{
+	size_t k, i;
+
+	hg_strv_push(&b->pages, &b->npages, hg_xstrdup("index.html"));
+	for (k = 0; k < b->d->nsystems; k++) {
+		const hg_system *s = &b->d->systems[k];
 		size_t nrows;
-		const hg_fig **rows = S_rows(&c, (size_t)-1, &nrows);
-		int r2 = hg_site_results(tmp, d, rows, nrows);
+		const hg_fig **rows = hg_algpages_rows(b->ap, k, &nrows);
+		int r = hg_site_system(b->tmp, b->template, b->d, k, &b->tx,
+			(const char *const *)b->ids, b->nids, b->headlines, rows, nrows,
+			hg_algpages_yardsticks(b->ap, k));
 		free(rows);
-		if (r2 != 0 || hg_site_catalog(tmp, d) != 0)
-			goto out;
+		if (r != 0)
+			return -1;
+		hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/index.html", s->name));
+		hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/method.html", s->name));
+		hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/compare.html", s->name));
+		for (i = 0; i < b->nids; i++)
+			if (hg_system_has(s, b->ids[i]))
+				hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/%s.html", s->name,
+					b->ids[i]));
 	}
-	page_path = hg_xprintf("%s/style.css", tmp);
-	if (hg_write_with_gz(page_path, css, strlen(css)) != 0)
-		goto out;
-	qsort(pages, npages, sizeof(char *), S_cmp);
-	if (S_sitemap(tmp, o->base_url, pages, npages) != 0)
-		goto out;
-	if (o->render_only)
-		goto done;
-	if (S_move_reused(&c) != 0)
-		goto out;
-	if (S_swap(tmp, o->out_dir) != 0) {
-		S_move_back(&c); /* S_swap put the previous site back where it was */
-		goto out;
+	return 0;
+}
+
+static int S_index(S_build *b)
+{
+	hg_page *p = hg_page_index(b->d, (const char *const *)b->ids, b->nids, b->headlines, &b->tx);
+	int rc = hg_site_write_page(b->tmp, b->template, p, "index", 0);
+	hg_page_free(p);
+	return rc;
+}
+
+/* results.csv and results.json, and the catalog beside the evidence copies. */
+static int S_downloads(S_build *b)
+{
+	size_t nrows;
+	const hg_fig **rows = hg_algpages_rows(b->ap, (size_t)-1, &nrows);
+	int rc = hg_site_results(b->tmp, b->d, rows, nrows);
+	free(rows);
+	return rc != 0 ? -1 : hg_site_catalog(b->tmp, b->d);
+}
+
+static int S_style_and_sitemap(S_build *b)
+{
+	char *path = hg_xprintf("%s/style.css", b->tmp);
+	int rc = hg_write_with_gz(path, b->css, strlen(b->css));
+	free(path);
+	if (rc != 0)
+		return -1;
+	qsort(b->pages, b->npages, sizeof(char *), hg_cmp_str);
+	return S_sitemap(b->tmp, b->o->base_url, b->pages, b->npages);
+}
+
+/* The new site in place of --out, then the rebuild cache: a build that failed keeps the
+ * previous one. */
+static int S_put_in_place(S_build *b)
+{
+	if (hg_algpages_move_reused(b->ap) != 0)
+		return -1;
+	if (S_swap(b->tmp, b->o->out_dir) != 0) {
+		hg_algpages_move_back(b->ap); /* S_swap put the previous site back where it was */
+		return -1;
 	}
-	{
-		/* the rebuild cache, written last: a build that failed keeps the previous one */
-		size_t nf = 0, f = 0;
-		hg_cfile *files;
-		hg_cpage *cp = calloc(c.njobs + 1, sizeof(hg_cpage));
-		for (i = 0; i < c.njobs; i++)
-			nf += c.jobs[i].nfiles;
-		files = calloc(nf + 1, sizeof(hg_cfile));
-		for (i = 0; i < c.njobs; i++) {
-			memcpy(files + f, c.jobs[i].files, c.jobs[i].nfiles * sizeof(hg_cfile));
-			f += c.jobs[i].nfiles;
-			cp[i].system = (char *)c.jobs[i].s->name;
-			cp[i].id = (char *)c.jobs[i].id;
-			memcpy(cp[i].key, c.jobs[i].key, 65);
-			memcpy(cp[i].own, c.jobs[i].own, 65);
-			cp[i].headline = c.jobs[i].headline;
-			cp[i].figs = c.jobs[i].figs;
-			cp[i].nfigs = c.jobs[i].nfigs;
-		}
-		if (hg_cache_save(cache_path, files, nf, cp, c.njobs) != 0 && o->warnings)
-			fprintf(o->warnings, "hashgen: warning: %s\n", hg_error_last());
-		free(files);
-		free(cp);
-	}
-done:
-	stats->systems = d->nsystems;
-	stats->algorithms = nids;
-	rc = 0;
-out:
-	if (rc != 0 && tmp) {
+	if (hg_algpages_save_cache(b->ap, b->cache_path) != 0 && b->o->warnings)
+		fprintf(b->o->warnings, "hashgen: warning: %s\n", hg_error_last());
+	return 0;
+}
+
+/* Remove what a failed build wrote (the previous site was never touched) and free the rest. */
+static void S_finish(S_build *b, int rc)
+{
+	if (rc != 0 && b->tmp) {
 		char *msg = hg_xstrdup(hg_error_last());
-		hg_rm_rf(tmp); /* the previous site was never touched */
+		hg_rm_rf(b->tmp);
 		hg_error_set("%s", msg);
 		free(msg);
 	}
-	for (i = 0; c.jobs && i < c.njobs; i++) {
-		free(c.jobs[i].warnings);
-		free(c.jobs[i].error);
-		S_unload(&c.jobs[i]);
-		if (!c.jobs[i].figs_borrowed)
-			hg_figs_free(c.jobs[i].figs, c.jobs[i].nfigs);
-		for (k = 0; k < c.jobs[i].nfiles; k++)
-			free(c.jobs[i].files[k].path);
-		free(c.jobs[i].files);
-	}
-	for (i = 0; i < c.ngroups; i++)
-		free(c.groups[i]);
-	free(c.groups);
-	hg_cache_clear(&c.cache);
-	free(cache_path);
-	free(c.yards);
-	free(c.jobs);
-	free(threads);
-	for (i = 0; i < npages; i++)
-		free(pages[i]);
-	free(pages);
-	free(ids);
-	free(headlines);
-	free(tmp);
-	free(page_path);
-	free(css);
-	free((char *)tx.attribution);
-	free((char *)tx.method);
-	free(gen);
-	hg_template_free(template);
-	hg_data_free(d);
+	hg_algpages_free(b->ap);
+	hg_strv_free(b->pages);
+	free(b->ids);
+	free(b->headlines);
+	free(b->tmp);
+	free(b->cache_path);
+	free(b->css);
+	free((char *)b->tx.attribution);
+	free((char *)b->tx.method);
+	free(b->generator);
+	hg_template_free(b->template);
+	hg_data_free(b->d);
+}
+
+int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
+{
+	S_build b;
+	int rc = -1;
+
+	memset(stats, 0, sizeof(*stats));
+	memset(&b, 0, sizeof(b));
+	b.o = o;
+	b.stats = stats;
+	if (S_check_out(o) != 0)
+		return -1;
+	xmlInitParser();
+	json_object_seed(1); /* fixed seed: deterministic, and set before threads start */
+	if (hg_data_load(&b.d, o->data_dir) != 0 || S_load_templates(&b) != 0)
+		goto out;
+	S_find_previous(&b);
+	S_collect_ids(&b);
+	if (S_make_tmp(&b) != 0 || S_algorithm_pages(&b) != 0 || S_system_pages(&b) != 0 ||
+		S_index(&b) != 0 || S_downloads(&b) != 0 || S_style_and_sitemap(&b) != 0)
+		goto out;
+	if (!o->render_only && S_put_in_place(&b) != 0)
+		goto out;
+	stats->systems = b.d->nsystems;
+	stats->algorithms = b.nids;
+	rc = 0;
+out:
+	S_finish(&b, rc);
 	return rc;
 }

@@ -1,14 +1,18 @@
 /* sitewide.c — the outputs that span the site's pages: each system's comparison page with its
  * bar charts, results.csv and results.json (the JSON written by a second thread beside the CSV),
- * and the catalog beside the evidence copies. */
+ * the catalog beside the evidence copies; per system its index and method page, the comparison
+ * page, the machine-speed trace and the copies of system.json and SHA256SUMS; the originals of an
+ * imported system. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "compare.h"
-#include "downloads.h"
+#include "render.h"
+#include "site_files.h"
 #include "sitewide.h"
 
-int hg_site_compare(const char *tmp, const void *template, const hg_data *d, size_t k,
+static int S_compare(const char *tmp, const void *template, const hg_data *d, size_t k,
 	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const hg_texts *tx)
 {
 	const hg_system *s = &d->systems[k];
@@ -25,6 +29,64 @@ int hg_site_compare(const char *tmp, const void *template, const hg_data *d, siz
 	free(rel);
 	hg_page_free(p);
 	return rc;
+}
+
+/* <system folder>/<name> copied to <tmp>/data/<system>/<name>; a missing file is skipped when
+ * optional. */
+static int S_copy_own(const char *tmp, const hg_system *s, const char *name, int optional)
+{
+	char *dir = hg_xprintf("%s/data/%s", tmp, s->name);
+	char *from = hg_xprintf("%s/%s", s->dir, name);
+	char *to = hg_xprintf("%s/%s", dir, name);
+	int rc = hg_mkdirs(dir) == 0 && ((optional && access(from, F_OK) != 0) ||
+		hg_site_copy(from, to) == 0) ? 0 : -1;
+	free(dir);
+	free(from);
+	free(to);
+	return rc;
+}
+
+/* <system>/sentinel.svg (+ .gz) and the copy of sentinel.json; nothing for a system that was not
+ * traced. */
+static int S_sentinel(const char *tmp, const hg_system *s)
+{
+	char *svg = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!s->sentinel || !s->sentinel->traced)
+		return 0;
+	if (hg_sentinel_svg(&svg, &len, s) != 0)
+		return -1;
+	rc = hg_site_write_beside(tmp, s->name, "sentinel.svg", svg, len);
+	free(svg);
+	return rc != 0 ? -1 : S_copy_own(tmp, s, "sentinel.json", 0);
+}
+
+/* A page of a system as <tmp>/<system>/<name>.html (no Markdown twin); frees p. */
+static int S_system_page(const char *tmp, const void *template, hg_page *p, const hg_system *s,
+	const char *name)
+{
+	char *rel = hg_xprintf("%s/%s", s->name, name);
+	int rc = hg_site_write_page(tmp, template, p, rel, 0);
+	free(rel);
+	hg_page_free(p);
+	return rc;
+}
+
+int hg_site_system(const char *tmp, const void *template, const hg_data *d, size_t k,
+	const hg_texts *tx, const char *const *ids, size_t nids, const double *headlines,
+	const hg_fig *const *rows, size_t n, const hg_yardsticks *y)
+{
+	const hg_system *s = &d->systems[k];
+
+	if (S_system_page(tmp, template, hg_page_system(d, s, ids, nids, headlines, tx), s,
+			"index") != 0 ||
+		S_system_page(tmp, template, hg_page_method(d, s, tx), s, "method") != 0 ||
+		S_compare(tmp, template, d, k, rows, n, y, tx) != 0 || S_sentinel(tmp, s) != 0 ||
+		S_copy_own(tmp, s, "system.json", 1) != 0)
+		return -1;
+	return S_copy_own(tmp, s, "SHA256SUMS", 1);
 }
 
 typedef struct {
@@ -98,5 +160,34 @@ int hg_site_catalog(const char *tmp, const hg_data *d)
 		free(to);
 	}
 	free(dir);
+	return rc;
+}
+
+int hg_imported_copy(const char *tmp, const hg_system *s)
+{
+	char *dir;
+	size_t i;
+	int rc;
+
+	if (!s->imported)
+		return 0;
+	dir = hg_xprintf("%s/data/%s/%s", tmp, s->name, HG_ORIGINALS);
+	rc = hg_mkdirs(dir);
+	free(dir);
+	for (i = 0; i < s->imported->nfiles && rc == 0; i++) {
+		const hg_evfile *f = &s->imported->files[i];
+		char *from, *to;
+		if (f->state == HG_SUM_MISSING)
+			continue;
+		from = hg_xprintf("%s/%s", s->dir, f->file);
+		to = hg_xprintf("%s/data/%s/%s", tmp, s->name, f->file);
+		*strrchr(to, '/') = 0;
+		rc = hg_mkdirs(to);
+		to[strlen(to)] = '/';
+		if (rc == 0)
+			rc = hg_site_copy(from, to);
+		free(from);
+		free(to);
+	}
 	return rc;
 }

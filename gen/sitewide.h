@@ -1,29 +1,105 @@
-/* sitewide.h — writing the site (site.c) and the outputs that span its pages (sitewide.c): each
- * system's comparison page, the downloads of every figure, the catalog beside the evidence. */
+/* sitewide.h — the steps of a site's build: the outputs that span its pages (sitewide.c): each
+ * system's comparison page, the downloads of every figure, the catalog beside the evidence, the
+ * machine-speed trace and an imported system's originals; and the rebuild cache (cache.c): what
+ * the previous build knew, kept beside the site ("<out>.hashgen-cache"), never in it, so a
+ * rebuild reuses unchanged pages and stays byte-identical to a clean build. */
 #ifndef HG_SITEWIDE_H
 #define HG_SITEWIDE_H
 
+#include <stdio.h>
+
 #include "pages.h"
 
-/* A page as <tmp>/<rel>.html (and .md when with_md), each with its .gz twin. */
-int hg_site_write_page(const char *tmp, const void *template, const hg_page *p, const char *rel,
-	int with_md);
-/* <tmp>/<system>/<name> and its .gz twin. */
-int hg_site_write_beside(const char *tmp, const char *system, const char *name, const char *data,
-	size_t len);
-/* A copy of an evidence file: a hard link when the file system allows, else the bytes. */
-int hg_site_copy(const char *from, const char *to);
+/* ---- the outputs that span the pages (sitewide.c) ---- */
 
-/* The comparison page of system k of d from its rows, and the bar charts of its groups. */
-int hg_site_compare(const char *tmp, const void *template, const hg_data *d, size_t k,
-	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const hg_texts *tx);
+/* The pages of system k of d: its index (headlines as hg_page_index's, over ids), its method
+ * page, its comparison page with the bar charts of its groups (from rows, its figures, and y,
+ * its yardsticks), its machine-speed trace, and the copies of system.json and SHA256SUMS. */
+int hg_site_system(const char *tmp, const void *template, const hg_data *d, size_t k,
+	const hg_texts *tx, const char *const *ids, size_t nids, const double *headlines,
+	const hg_fig *const *rows, size_t n, const hg_yardsticks *y);
 /* results.csv and results.json: every figure of every system. */
 int hg_site_results(const char *tmp, const hg_data *d, const hg_fig *const *rows, size_t n);
 /* The originals of an imported system that no page copies (method.md, imported/…) under
- * <tmp>/data/<system>/, and the folder of its records' originals; nothing for other systems
- * (imported_site.c). */
+ * <tmp>/data/<system>/, and the folder of its records' originals; nothing for other systems. */
 int hg_imported_copy(const char *tmp, const hg_system *s);
 /* The catalog under <tmp>/data/algorithms, so that the site's data/ renders it again. */
 int hg_site_catalog(const char *tmp, const hg_data *d);
+
+/* ---- the algorithm pages (site_pages.c) ---- */
+
+/* The pages of every algorithm on every system that has it, one job each. */
+typedef struct hg_algpages hg_algpages;
+
+typedef struct {
+	const hg_data *d;
+	const hg_texts *tx;
+	const void *template;      /* the parsed skeleton (hg_template_load) */
+	const char *tmp;           /* the site being built */
+	const char *old;           /* the previous site to reuse pages from; NULL: none */
+	const char *cache_path;    /* the previous build's rebuild cache, read when old is set */
+	const char *global;        /* digest of the generator and the templates the pages use */
+	const char *const *ids;    /* every algorithm id, sorted */
+	size_t nids;
+	int strict;                /* a warning about an evidence file fails its page */
+} hg_algpages_in;
+
+/* Plan the jobs (the strings of in are borrowed until hg_algpages_free) and compute the
+ * yardsticks of every system. *out is set even on failure: free it. */
+int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in);
+/* Render the pages with jobs threads (0: one per CPU). Every job's warnings go to warnings
+ * (NULL: dropped) in job order, counted into *nwarnings; headlines[system * nids + algorithm]
+ * gets the headline of each page (see hg_page_algorithm). */
+int hg_algpages_render(hg_algpages *ap, int jobs, FILE *warnings, size_t *nwarnings,
+	double *headlines);
+size_t hg_algpages_count(const hg_algpages *ap);
+const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *ap, size_t k);
+/* The rows of system k's pages (every system's when k is (size_t)-1) in the order of the jobs:
+ * system by system, algorithm by algorithm, each in page order. The caller frees the array. */
+const hg_fig **hg_algpages_rows(const hg_algpages *ap, size_t k, size_t *n);
+/* Move the reused pages and their evidence copies from the previous site into the new one
+ * (undone when a move fails, so the previous site stays whole); move them back when the new
+ * site could not be put in place. */
+int hg_algpages_move_reused(const hg_algpages *ap);
+void hg_algpages_move_back(const hg_algpages *ap);
+/* The rebuild cache of this build, written atomically to path. */
+int hg_algpages_save_cache(const hg_algpages *ap, const char *path);
+void hg_algpages_free(hg_algpages *ap);
+
+/* ---- the rebuild cache (cache.c): per evidence file its stat and SHA-256, per algorithm page
+ * the digest of everything it was rendered from and the figures of its records (so that the
+ * comparison pages and downloads need not read unchanged records again) ---- */
+
+typedef struct {
+	char *path;                /* "<system>/<relative path>" */
+	unsigned long long ino, size;
+	long long mtime_ns;
+	char sha256[65];
+} hg_cfile;
+
+typedef struct {
+	char *system, *id;
+	char key[65];              /* everything the page shows */
+	char own[65];              /* the page's own inputs: its evidence, system and catalog entry */
+	double headline;
+	hg_fig *figs;              /* the rows of its records (figures.c) */
+	size_t nfigs;
+} hg_cpage;
+
+typedef struct {
+	hg_cfile *files;           /* sorted by path */
+	size_t nfiles;
+	hg_cpage *pages;           /* sorted by system, id */
+	size_t npages;
+} hg_cache;
+
+/* A missing or unreadable cache is an empty one: the build is then a clean build. */
+void hg_cache_load(hg_cache *c, const char *path);
+void hg_cache_clear(hg_cache *c);
+const hg_cfile *hg_cache_file(const hg_cache *c, const char *path);
+const hg_cpage *hg_cache_page(const hg_cache *c, const char *system, const char *id);
+/* Sorts the arrays and writes them atomically. */
+int hg_cache_save(const char *path, hg_cfile *files, size_t nfiles, hg_cpage *pages,
+	size_t npages);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashgen.h"
+#include "evidence.h"
 
 static char *S_cpus(json_t *cpus)
 {

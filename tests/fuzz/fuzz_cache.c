@@ -2,8 +2,7 @@
  * from a file, then looked up as a rebuild does. */
 #include <stdlib.h>
 
-#include "cache.h"
-#include "hashgen.h"
+#include "sitewide.h"
 #include "fuzzutil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

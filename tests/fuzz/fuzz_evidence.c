@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashgen.h"
-#include "memory.h"
+#include "pages.h"
 #include "fuzzutil.h"
 
 /* the files of the tree; the first five can be replaced by an input */

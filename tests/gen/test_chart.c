@@ -12,8 +12,7 @@
 #include <libxml/xpath.h>
 #include <libxml/xpathInternals.h>
 
-#include "chart.h"
-#include "hashgen.h"
+#include "render.h"
 
 #define X(s) ((const xmlChar *)(s))
 #define SVG_NS "http://www.w3.org/2000/svg"

@@ -12,8 +12,9 @@
 
 #include <jansson.h>
 
-#include "downloads.h"
 #include "hashgen.h"
+#include "render.h"
+#include "sitewide.h"
 #include "support.h"
 
 #define DATA HBT_FIXTURES "/data"

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "format.h"
+#include "genutil.h"
 
 #define NA "not available"
 

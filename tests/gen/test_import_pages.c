@@ -12,8 +12,8 @@
 
 #include <jansson.h>
 
-#include "format.h"
 #include "hashgen.h"
+#include "pages.h"
 #include "support.h"
 
 #define TEMPLATES HBT_SOURCE_DIR "/templates"

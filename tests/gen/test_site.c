@@ -13,8 +13,8 @@
 #include <libxml/tree.h>
 
 #include "hashgen.h"
-#include "model.h"
 #include "pages.h"
+#include "render.h"
 #include "support.h"
 
 #define DATA HBT_FIXTURES "/data"

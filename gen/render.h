@@ -1,9 +1,26 @@
-/* chart.h — SVG charts of the site (chart.c): cycles/byte against message size for a page, and
- * a horizontal bar chart for a comparison group. Standalone SVG files for <img>, no script. */
-#ifndef HG_CHART_H
-#define HG_CHART_H
+/* render.h — the renderers: the page model as HTML inside the skeleton (render_html.c) and as
+ * Markdown (render_md.c), SVG charts drawn from plain series (chart.c on chart_svg.c), and the
+ * figures as CSV and JSON downloads (downloads.c). None of them knows the site. */
+#ifndef HG_RENDER_H
+#define HG_RENDER_H
 
 #include <stddef.h>
+
+#include "figures.h"
+#include "model.h"
+
+/* ---- the page model as HTML and Markdown ---- */
+
+/* The caller frees *out with free(). */
+int hg_render_md(char **out, size_t *len, const hg_page *page);
+/* template: the parsed skeleton (an htmlDocPtr, passed as void * to keep libxml2 out). */
+int hg_render_html(char **out, size_t *len, const hg_page *page, const void *template);
+/* Parse the skeleton once; NULL with the error stored when it lacks the marked elements. */
+void *hg_template_load(const char *path);
+void hg_template_free(void *template);
+
+/* ---- SVG charts (chart.c): cycles/byte against message size for a page, a horizontal bar chart
+ * for a comparison group, a trace over time. Standalone SVG files for <img>, no script. ---- */
 
 typedef struct {
 	double x;      /* message bytes (> 0), drawn on a log2 axis */
@@ -60,5 +77,16 @@ typedef struct {
 } hg_chart_trace;
 
 int hg_chart_trace_svg(char **out, size_t *len, const hg_chart_trace *c);
+
+/* ---- the figures as downloads (downloads.c) ---- */
+
+/* The rows as CSV: a header row of the column names, then one row per figure. *out is the
+ * caller's (free). */
+int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n);
+/* {"schema": "hashbench.results/1", "columns": […], "systems": [{"system", "system_json",
+ * "system_json_sha256", "description": <system.json> when describe}], "figures": [{column:
+ * value}]} */
+int hg_results_json(char **out, size_t *len, const hg_system *const *systems, size_t nsys,
+	int describe, const hg_fig *const *rows, size_t n);
 
 #endif

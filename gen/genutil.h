@@ -1,10 +1,37 @@
-/* format.h — every number and environment format of the generated pages, in one place, so the
- * HTML and the Markdown renderer print exactly the same strings (DESIGN.md, "Derived figures
- * and how they are printed"). Plain C: no allocation, no library beyond libc and libm. */
-#ifndef HG_FORMAT_H
-#define HG_FORMAT_H
+/* genutil.h — the generator's ground floor: errors, files, SHA-256, gzip twins and string
+ * vectors (genutil.c), and every number and environment format of the pages with the derived
+ * figures of one timing record (format.c). Nothing here knows the evidence or the site. */
+#ifndef HG_GENUTIL_H
+#define HG_GENUTIL_H
 
 #include <stddef.h>
+
+/* ---- errors and files (genutil.c) ---- */
+
+int hg_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *hg_error_last(void);
+char *hg_xstrdup(const char *s);
+char *hg_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int hg_read_file(char **out, size_t *len, const char *path);
+int hg_write_file(const char *path, const void *data, size_t len);
+/* Write path and path.gz (zlib, gzip header without timestamp); files over 4 MiB (the site's
+ * downloads) are compressed at level 1, the rest at level 6. */
+int hg_write_with_gz(const char *path, const void *data, size_t len);
+int hg_write_with_gz_level(const char *path, const void *data, size_t len, int level);
+int hg_mkdirs(const char *path);
+void hg_sha256_hex(char out[65], const void *data, size_t len);
+int hg_rm_rf(const char *path);
+/* Append s to the NULL-terminated vector *v of *n strings; free it with hg_strv_free. */
+void hg_strv_push(char ***v, size_t *n, char *s);
+void hg_strv_free(char **v);
+/* qsort comparison of two char * */
+int hg_cmp_str(const void *a, const void *b);
+
+/* ---- the formats of the pages (format.c) ----
+ *
+ * In one place, so the HTML and the Markdown renderer print exactly the same strings
+ * (DESIGN.md, "Derived figures and how they are printed"). Plain C: no allocation, no library
+ * beyond libc and libm. */
 
 /* Every hg_fmt_ function writes a NUL-terminated UTF-8 string into buf (size n, at least 64 for
  * the outputs to be whole; shorter buffers get a truncated but terminated string) and returns

@@ -1,0 +1,274 @@
+/* evidence.h — the evidence layer: data/ read as untrusted input and verified against
+ * SHA256SUMS (evidence_io.c, evidence_sums.c, evidence.c, evidence_algorithm.c), with the parts
+ * of a record or a system that have files of their own: evidence another tool measured
+ * (imported.c), exact memory (memory.c), the machine-speed trace (evidence_sentinel.c), the
+ * headline figure (headline.c), the protection (protection.c) and the schedule (workplan.c).
+ * Nothing here knows a page. */
+#ifndef HG_EVIDENCE_H
+#define HG_EVIDENCE_H
+
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "genutil.h"
+
+/* ---- the evidence (evidence.c, evidence_sums.c, evidence_algorithm.c) ---- */
+
+typedef struct {
+	unsigned long long iterations, cycles, ns;
+} hg_trial;
+
+/* The exact memory figures of one call, from a record's "resources"; -1: not recorded
+ * (evidence of an earlier hashbench, or the measurement failed: detail says why). */
+typedef struct {
+	long long stack_bytes, heap_peak_bytes, heap_allocations, mmap_bytes, text_bytes,
+		data_bytes;
+	char *detail;          /* resources.memory_detail, NULL when absent */
+} hg_memory;
+
+/* A record's "sentinel": the machine-speed workload timed before and after it. */
+typedef struct {
+	int present;           /* 0: the record has none (earlier evidence) */
+	long long before, after; /* cycles */
+	double reference, deviation_pct, limit_pct;
+} hg_rec_sentinel;
+
+/* A record's "headline": the figure the comparisons use, from an estimator that repeats on a
+ * noisy host (headline.c). present 0: evidence of an earlier hashbench, whose headline is the
+ * guide's mean (estimator "mean"). */
+typedef struct {
+	int present;
+	char *estimator;       /* "min-of-pass-minima" */
+	double cycles_per_call, cycles_per_byte;
+	size_t calm_passes;    /* headline.passes: the calm passes the median is taken over */
+	size_t passes;         /* the record's passes[], calm or not (0: not recorded) */
+} hg_headline;
+
+typedef struct {
+	char *file;            /* relative to the system folder */
+	char *instance, *implementation, *operation, *status, *detail, *kat, *flags;
+	unsigned long long message_bytes;
+	long long output_bytes;  /* the digest's length; -1: not recorded */
+	hg_trial *trials;
+	size_t ntrials;
+	long long static_bytes, baseline_rss_kib, peak_rss_kib; /* -1: not recorded */
+	hg_memory memory;      /* the exact figures of one call (memory.c) */
+	hg_rec_sentinel sentinel; /* the machine's speed around the record (memory.c) */
+	hg_headline headline;  /* the estimator's figure (headline.c) */
+	unsigned long long *samples; /* single-call cycles, NULL when the record has none */
+	size_t nsamples;
+	int disturbed;         /* the headline was not confirmed by a second pass (earlier
+	                        * evidence: a round was far from the others after the retries) */
+	size_t nretries;       /* attempts discarded as disturbed */
+	char *original;        /* imported: the original it was converted from (NULL: measured) */
+	char original_sha256[65];
+} hg_record;
+
+typedef struct {
+	char *file;            /* the summary, relative to the system folder */
+	char *instance, *implementation, *build_flags, *result, *detail;
+	int byte_aligned;      /* the check covered the byte-aligned entries only */
+	char *import_note;     /* imported: how the other tool checked it (NULL: none) */
+} hg_kat;
+
+typedef enum { HG_SUM_OK, HG_SUM_MISMATCH, HG_SUM_UNLISTED, HG_SUM_MISSING } hg_sum_state;
+
+typedef struct {
+	char *file;            /* relative to the system folder */
+	char sha256[65];       /* of the file as read ("" when missing) */
+	char listed[65];       /* in SHA256SUMS ("" when unlisted) */
+	hg_sum_state state;
+	unsigned long long ino, size; /* as read (for the rebuild cache) */
+	long long mtime_ns;
+} hg_evfile;
+
+typedef struct {
+	char *label, *href;    /* href NULL when absent */
+} hg_link;
+
+typedef struct {
+	char *id, *name, *category, *function;
+	char **parameter_sets; /* NULL-terminated */
+	hg_link security, submission;
+	char sha256[65];       /* of the catalog file */
+} hg_entry;
+
+typedef struct {
+	char *path;
+	char sha256[65];       /* inline: one allocation less per line of a large SHA256SUMS */
+} hg_sum;
+
+typedef struct {
+	char *name, *dir;      /* "x86_1", "data/x86_1" */
+	char *arch, *processor, *machine, *governor, *boost_name, *boost_state, *smt;
+	char *os, *kernel, *compiler, *build_tool, *counter, *start, *end, *profile, *hashbench;
+	int cpu;
+	long long min_khz, max_khz, memory_mib, counter_hz, rounds, round_ms, max_calls;
+	int virtual_machine;   /* -1 unknown */
+	long long counter_read_cycles; /* -1 unknown */
+	double empty_call_cycles;      /* < 0 unknown */
+	int overhead_subtracted;       /* -1 unknown */
+	double spread_limit_pct;       /* figures with a larger spread are flagged */
+	char *estimator;       /* campaign.estimator; NULL: earlier evidence (the mean) */
+	long long passes;      /* campaign.passes; -1: not recorded */
+	char **warnings;       /* NULL-terminated */
+	char *sandbox;         /* what protected the machine: the method page's paragraph */
+	int sandbox_off;       /* 1: measured with --no-sandbox, 0: sandboxed, -1: not recorded */
+	char *schedule;        /* how the campaign was scheduled: the method page's sentences */
+	hg_sum *sums;          /* sorted by path */
+	size_t nsums;
+	char **algorithms;     /* ids with evidence on this system, sorted, NULL-terminated */
+	char system_sha256[65];
+	struct hg_sentinel *sentinel; /* sentinel.json and campaign.sentinel; NULL: not traced */
+	struct hg_import *imported; /* measured by another tool and imported; NULL: by hashbench */
+} hg_system;
+
+/* ---- evidence measured by another tool and imported (imported.c) ---- */
+
+/* Where the originals of the converted records lie: imported/records/<id>/<file>. */
+#define HG_ORIGINALS "imported/records"
+
+typedef struct hg_import {
+	char *tool, *version, *commit; /* "ngcc-harness"; version and commit NULL when unknown */
+	char *imported_by;     /* "hashbench 0.1.0 (git abc1234)" */
+	char *source;          /* the folder it was imported from */
+	char *method;          /* the tool's own method page (method.md), NULL when missing */
+	hg_evfile *files;      /* the system's originals: method.md and imported/ (records aside) */
+	size_t nfiles;
+} hg_import;
+
+/* system.json's "measured_by" (NULL or absent: measured by hashbench) into s->imported, with
+ * the tool's method page and the system's originals checked against s->sums; file names
+ * system.json in messages. */
+int hg_import_load(hg_system *s, json_t *measured_by, const char *file);
+void hg_import_free(hg_import *im);
+/* A record's or a KAT summary's "imported" object (absent: nothing to do). */
+int hg_import_record(hg_record *r, json_t *rec, const char *file);
+int hg_import_kat(hg_kat *k, json_t *kat, const char *file);
+/* The folders of an algorithm's evidence on s, each followed by /<id>/: "kat", "records" and,
+ * on an imported system, HG_ORIGINALS; returns how many (2 or 3). */
+size_t hg_evidence_kinds(const hg_system *s, const char *out[3]);
+
+/* ---- exact memory and the machine's speed (memory.c, evidence_sentinel.c) ---- */
+
+/* The optional memory fields of a record's "resources" object res and its "sentinel" object
+ * (record j) into r; file names the record in messages. */
+int hg_memory_read(hg_record *r, json_t *res, json_t *j, const char *file);
+void hg_memory_clear(hg_record *r);
+
+/* One reading of the sentinel workload (sentinel.json's readings[]). */
+typedef struct {
+	char *time, *record, *when; /* record NULL: a calibration reading */
+	double t_s;
+	long long cpu, attempt, cycles, ns;
+} hg_reading;
+
+typedef struct hg_sentinel {
+	int traced;            /* sentinel.json is there */
+	char *workload;
+	double limit_pct;
+	hg_reading *readings;
+	size_t nreadings;
+	hg_evfile file;        /* sentinel.json, checked against SHA256SUMS (file NULL: absent) */
+	/* system.json's campaign.sentinel; -1: not recorded */
+	long long readings_count, disturbed_records, remeasured_records;
+	/* how the limit was set (campaign.sentinel, else sentinel.json); < 0 / NULL: not recorded */
+	double noise_floor_pct, limit_floor_pct, campaign_limit_pct;
+	char *limit_source;    /* "calibrated" or "--sentinel-limit" */
+} hg_sentinel;
+
+/* Read s->dir/sentinel.json when present and system.json's campaign.sentinel (may be NULL)
+ * into s->sentinel (left NULL when neither is there); sysfile names system.json in messages.
+ * Call after SHA256SUMS is loaded. */
+int hg_sentinel_load(hg_system *s, json_t *campaign_sentinel, const char *sysfile);
+/* Parse a sentinel.json text; file names it in messages. The fuzz harness calls it directly. */
+int hg_sentinel_parse(hg_sentinel *out, const char *text, size_t len, const char *file);
+void hg_sentinel_free(hg_sentinel *t);
+
+/* ---- the headline figure (headline.c) ---- */
+
+/* A record's "headline" and "passes" (absent or null: earlier evidence) into r->headline; file
+ * names the record in messages. */
+int hg_headline_read(hg_record *r, json_t *j, const char *file);
+void hg_headline_clear(hg_record *r);
+/* system.json's campaign.estimator and campaign.passes into s (absent: earlier evidence). */
+int hg_headline_campaign(hg_system *s, json_t *campaign, const char *file);
+
+/* The paragraph on what protected the machine, from system.json's "sandbox" (may be NULL:
+ * evidence of an earlier version); *off as hg_system's sandbox_off (protection.c). */
+char *hg_sandbox_describe(json_t *sandbox, int *off);
+/* How the campaign was scheduled (overlap, timing CPUs, shards), from system.json (workplan.c). */
+char *hg_schedule_describe(json_t *sys);
+
+/* Everything of one algorithm on one system, loaded for its page. */
+typedef struct {
+	hg_record *records;
+	size_t nrecords;
+	hg_kat *kats;
+	size_t nkats;
+	hg_evfile *files;      /* every evidence file of the algorithm, sorted by path */
+	size_t nfiles;
+	char *manifest;        /* kat/<id>/kat.sha256 when present */
+	int dir_fd[3];         /* kat/<id>, records/<id> and HG_ORIGINALS/<id>, open until
+	                        * hg_sysalg_clear (-1: none) */
+} hg_sysalg;
+
+typedef struct {
+	char *data_dir;
+	char *root_real;       /* data_dir with symbolic links resolved */
+	hg_entry *entries;     /* the catalog, sorted by id */
+	size_t nentries;
+	hg_system *systems;    /* sorted by name */
+	size_t nsystems;
+} hg_data;
+
+int hg_data_load(hg_data **out, const char *data_dir);
+void hg_data_free(hg_data *d);
+const hg_entry *hg_data_entry(const hg_data *d, const char *id);
+int hg_system_has(const hg_system *s, const char *id);
+/* The SHA256SUMS line of a path (NULL: unlisted); the first index of paths >= prefix. */
+const char *hg_system_sum(const hg_system *s, const char *rel);
+size_t hg_system_sum_lower(const hg_system *s, const char *key);
+int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const char *id);
+void hg_sysalg_clear(hg_sysalg *sa);
+/* Set f's SHA256SUMS line and state from its path and SHA-256. */
+void hg_evfile_check(hg_evfile *f, const hg_system *s);
+/* Append the files SHA256SUMS lists for the algorithm that are not among *files (state
+ * HG_SUM_MISSING), then sort *files by path. */
+void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const char *id);
+/* Free what the loading thread keeps between calls (its read buffer). */
+void hg_evidence_release(void);
+/* A path inside a system folder as SHA256SUMS or a walk gives it: relative, without "." or ".."
+ * or empty components. */
+int hg_sums_path_ok(const char *p);
+/* A SHA256SUMS text (cut into lines in place) into s->sums, sorted by path; path names the file
+ * in messages. hg_data_load reads each system's with it; the fuzz harness calls it directly. */
+int hg_sums_parse(hg_system *s, char *text, const char *path);
+
+/* ---- the reading primitives (evidence_io.c); file names the file in messages ---- */
+
+/* "<file>: <path>: <what>"; returns -1. */
+int hg_ev_bad(const char *file, const char *path, const char *what);
+/* A string field: required (NULL is an error), or optional (absent or null give NULL). */
+int hg_ev_str(char **out, const char *file, json_t *obj, const char *prefix, const char *key,
+	int required);
+/* An integer field of 0 or more; optional ones may be absent or null (-1). */
+int hg_ev_int(long long *out, const char *file, json_t *obj, const char *prefix,
+	const char *key, int required);
+/* The root object's "schema" is want. */
+int hg_ev_schema(const char *file, json_t *root, const char *want);
+/* NULL with the error (file:line:column) stored when text is not JSON. */
+json_t *hg_ev_parse(const char *file, const char *text, size_t len);
+/* Entries of dir (names), sorted; kind 'd' folders, 'f' files; symbolic links must stay in
+ * root_real (else an error). A missing folder is an empty list. */
+int hg_ev_list(char ***out, size_t *n, const char *dir, char kind, const char *root_real);
+/* Read a file of a folder into a buffer of the calling thread (valid until its next call,
+ * freed by hg_evidence_release); st gets its stat when not NULL. */
+int hg_ev_read_at(char **out, size_t *len, int dfd, const char *name, const char *shown,
+	struct stat *st);
+/* Is href acceptable in a page: an http(s) URL, or a relative path that stays in the site? */
+int hg_href_ok(const char *href);
+
+#endif

@@ -1,0 +1,131 @@
+/* figures.h — the figures as data (figures.c): every timed record as one row of raw figures, the
+ * derived figures and spread of a record, the headline figure with the mean as its fallback, the
+ * records in page order and each system's yardsticks. Computed from the evidence; nothing here
+ * knows a page. */
+#ifndef HG_FIGURES_H
+#define HG_FIGURES_H
+
+#include "evidence.h"
+
+/* ---- the figures of every timed record (figures.c) ---- */
+
+/* The message sizes of the guide (S1–S8), the x axis of the charts. */
+#define HG_NSIZES 8
+extern const unsigned long long hg_sizes[HG_NSIZES];
+
+/* One timed record as a row of the downloads, the comparison pages and the charts: its raw
+ * figures at full precision (the pages round them; the downloads do not). */
+typedef struct {
+	char *system, *algorithm, *instance, *implementation, *status;
+	char *kat;               /* the record's KAT result, else its library's; NULL: none */
+	char *record;            /* the record's copy in the site: data/<system>/records/<id>/… */
+	char record_sha256[65];
+	unsigned long long message_bytes;
+	long long output_bytes;  /* -1: not recorded */
+	int ok;                  /* status ok and the rounds give figures; else the figures are 0 */
+	double mean_cycles, cycles_per_byte, mean_ns, mb_per_s;
+	/* the headline figure the comparisons use; for earlier evidence the mean's, estimator
+	 * "mean" (NULL when !ok) */
+	double headline_cycles, headline_cpb;
+	char *headline_estimator;
+	unsigned long long calls;
+	size_t rounds;
+	double median_cycles, spread_pct; /* < 0: no single-call samples */
+	int unstable, disturbed;
+	long long static_bytes, baseline_rss_kib, peak_rss_kib; /* -1: not recorded */
+	long long stack_bytes, heap_peak_bytes, heap_allocations, mmap_bytes, text_bytes,
+		data_bytes;          /* -1: not recorded */
+} hg_fig;
+
+/* The rows of an algorithm's records on a system, in the order of its page. */
+int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, const char *id,
+	const hg_sysalg *sa);
+void hg_figs_free(hg_fig *figs, size_t n);
+void hg_fig_clear(hg_fig *f);
+/* Is the instance extendable-output (its name says XOF or SHAKE)? */
+int hg_fig_xof(const hg_fig *f);
+
+/* ---- a record's figures ---- */
+
+/* The records in page order: the catalog's parameter sets, reference first, then size. The
+ * caller frees the array (the records stay sa's). */
+hg_record **hg_records_sorted(const hg_sysalg *sa, const hg_entry *e);
+/* The KAT summaries in the same order; the caller frees the array. */
+hg_kat **hg_kats_sorted(const hg_sysalg *sa, const hg_entry *e);
+/* The derived figures of a record's rounds (genutil.h); 0, or -1 when they give none. */
+int hg_record_figures(hg_figures_t *f, const hg_record *r);
+/* The headline cycles/byte of the first of recs that is like's instance and implementation at
+ * bytes and measured; < 0 when there is none. */
+double hg_records_cpb(hg_record *const *recs, size_t n, const hg_record *like,
+	unsigned long long bytes);
+/* The headline of an algorithm on a system from its records in page order: headline cycles/byte
+ * at 65536 B of the first reference instance; < 0 when there is none. */
+double hg_records_headline(hg_record *const *recs, size_t n);
+/* Median of the single-call samples and their interquartile range in % of it; -1: too few. */
+int hg_record_spread(const hg_record *r, double *median, double *pct);
+
+/* The estimator named for evidence without a headline: the guide's mean stands in. */
+#define HG_ESTIMATOR_MEAN "mean"
+
+/* The headline of a record whose guide's figures (from its rounds) are mean: the record's own,
+ * else the mean's with estimator "mean". estimator is borrowed from r (or static). */
+typedef struct {
+	double cycles, cpb;
+	const char *estimator;
+} hg_headline_fig;
+void hg_headline_of(hg_headline_fig *out, const hg_record *r, const hg_figures_t *mean);
+
+/* The record's memory figures into its row of raw figures. */
+void hg_memory_to_fig(hg_fig *f, const hg_record *r);
+
+/* ---- the yardsticks ---- */
+
+/* The yardsticks of a system: cycles/byte of SM3 and SHA-256, reference and OpenSSL, at each
+ * size of hg_sizes (< 0 when not measured there). */
+#define HG_NYARD 4
+typedef struct {
+	double cpb[HG_NYARD][HG_NSIZES];
+} hg_yardsticks;
+#define HG_AT_1024 3
+#define HG_AT_65536 7
+extern const char *const hg_yard_names[HG_NYARD]; /* "SM3 (reference)", … */
+void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2);
+
+/* The rows of one algorithm on one system (figures.c). */
+typedef struct {
+	const hg_system *system;
+	const hg_fig *figs;
+	size_t nfigs;
+} hg_sysfigs;
+
+/* ---- the field compared (figures_compare.c) ---- */
+
+/* The digest-length groups of the comparison page, in page order. */
+#define HG_NGROUPS 7
+typedef struct {
+	const char *key;       /* "256", …, "xof", "other": names the group's bar chart */
+	const char *heading;   /* "256-bit digests" */
+	long long bits;        /* the digest length; -2 extendable output, -1 other */
+} hg_group;
+extern const hg_group hg_groups[HG_NGROUPS];
+
+/* One library (an instance and implementation of an algorithm) among a system's rows. */
+typedef struct {
+	const hg_fig *any;       /* its first row */
+	const hg_fig *f32, *f64k; /* its measured rows at 32 and 65536 B; NULL: none */
+	size_t group;            /* index in hg_groups */
+	size_t order;            /* its place among the rows */
+} hg_lib;
+
+/* The libraries of rows (a library's rows consecutive), in group order, each group sorted by
+ * headline cycles/byte at 65536 B, fastest first, those without one last in row order; *nlibs
+ * gets how many. The caller frees the array. */
+hg_lib *hg_libs_of(const hg_fig *const *rows, size_t n, size_t *nlibs);
+/* Are two rows of the same library? */
+int hg_same_lib(const hg_fig *a, const hg_fig *b);
+/* Is the algorithm a yardstick's (sm3, sha2, sha3)? */
+int hg_yardstick_alg(const char *id);
+/* Does any row have figures (is there anything to draw)? */
+int hg_figs_have_figures(const hg_fig *figs, size_t n);
+
+#endif

@@ -1,0 +1,729 @@
+/* site_pages.c — the algorithm pages of the site, one job per algorithm and system: its evidence
+ * loaded and checked, the page with its chart, CSV and evidence copies rendered by a pool of
+ * threads, one algorithm at a time on every system (the "On other systems" table needs them
+ * all), or the previous site's page reused when nothing it shows has changed. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "render.h"
+#include "site_files.h"
+#include "sitewide.h"
+
+typedef struct {
+	const hg_system *s;
+	size_t si, ai;      /* system index, algorithm index in ids */
+	const char *id;
+	double headline;
+	char *warnings;     /* lines for stderr, printed in job order */
+	size_t nwarnings;
+	char *error;        /* the job's failure */
+	int reuse;          /* the previous site's page and copies are still right */
+	int own_reused;     /* its own inputs are unchanged: its rows come from the cache */
+	char key[65];       /* digest of everything the page is rendered from */
+	char own[65];       /* digest of its own inputs (S_key) */
+	hg_fig *figs;       /* the rows of its records */
+	size_t nfigs;
+	int figs_borrowed;  /* figs belong to the cache */
+	hg_sysalg *sa;      /* loaded, until the page is rendered */
+	hg_cfile *files;    /* what the cache remembers of its evidence files */
+	size_t nfiles;
+} S_job;
+
+struct hg_algpages {
+	int strict;
+	const hg_data *d;
+	const hg_texts *tx;
+	const void *template;
+	const char *tmp;
+	const char *const *ids;
+	size_t nids;
+	S_job *jobs;
+	size_t njobs;
+	S_job ***groups;    /* per algorithm: its jobs in system order, NULL-terminated */
+	size_t ngroups;
+	atomic_size_t next;
+	atomic_int failed;
+	hg_cache cache;
+	const char *old;    /* the previous site, when there is one to reuse pages from */
+	char global[65];    /* digest of the generator and the templates the pages use */
+	hg_yardsticks *yards; /* per system */
+};
+
+typedef struct {
+	char *rel;          /* "records/<id>/<name>" */
+	struct stat st;
+} S_scanned;
+
+static void S_warn(S_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void S_warn(S_job *j, const char *fmt, ...)
+{
+	va_list ap;
+	char *line, *grown;
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		line = NULL;
+	va_end(ap);
+	if (!line)
+		return;
+	grown = hg_xprintf("%s%s\n", j->warnings ? j->warnings : "", line);
+	free(j->warnings);
+	free(line);
+	j->warnings = grown;
+	j->nwarnings++;
+}
+
+/* The evidence files of an algorithm on a system with their stat, without reading them; 1 when
+ * something other than a regular file is there (the full load then decides). */
+static int S_scan(S_scanned **out, size_t *n, const hg_system *s, const char *id)
+{
+	const char *kinds[3];
+	size_t k, nkinds = hg_evidence_kinds(s, kinds);
+	*out = NULL;
+	*n = 0;
+	for (k = 0; k < nkinds; k++) {
+		char *dir = hg_xprintf("%s/%s/%s", s->dir, kinds[k], id);
+		DIR *d = opendir(dir);
+		struct dirent *de;
+		size_t first = *n, a, b;
+		free(dir);
+		if (!d)
+			continue;
+		while ((de = readdir(d)) != NULL) {
+			struct stat st;
+			if (de->d_name[0] == '.')
+				continue;
+			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+				!S_ISREG(st.st_mode)) {
+				closedir(d);
+				return 1;
+			}
+			*out = realloc(*out, (*n + 1) * sizeof(S_scanned));
+			(*out)[*n].rel = hg_xprintf("%s/%s/%s", kinds[k], id, de->d_name);
+			(*out)[*n].st = st;
+			(*n)++;
+		}
+		closedir(d);
+		for (a = first + 1; a < *n; a++)
+			for (b = a; b > first && strcmp((*out)[b - 1].rel, (*out)[b].rel) > 0; b--) {
+				S_scanned t = (*out)[b];
+				(*out)[b] = (*out)[b - 1];
+				(*out)[b - 1] = t;
+			}
+	}
+	return 0;
+}
+
+static void S_scan_free(S_scanned *sc, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(sc[i].rel);
+	free(sc);
+}
+
+/* The page's digest: generator and templates, system.json, catalog entry, the systems that
+ * list the algorithm (breadcrumb), every file with its SHA-256 and every SHA256SUMS line. */
+static void S_key(char out[65], const hg_algpages *c, const hg_system *s, const char *id,
+	const hg_evfile *files, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	const hg_entry *e = hg_data_entry(c->d, id);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char md[32];
+	unsigned int mdlen = 32;
+	const char *kinds[3];
+	size_t i, k, t, nkinds = hg_evidence_kinds(s, kinds);
+
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	EVP_DigestUpdate(ctx, c->global, 64);
+	EVP_DigestUpdate(ctx, s->name, strlen(s->name) + 1);
+	EVP_DigestUpdate(ctx, s->system_sha256, 64);
+	EVP_DigestUpdate(ctx, e ? e->sha256 : "-", e ? 64 : 1);
+	{
+		/* the yardstick table: the baselines' figures on this system */
+		const hg_yardsticks *y = &c->yards[(size_t)(s - c->d->systems)];
+		char figures[HG_NYARD * HG_NSIZES * 26];
+		int len = 0, m, z;
+		for (m = 0; m < HG_NYARD; m++)
+			for (z = 0; z < HG_NSIZES; z++)
+				len += snprintf(figures + len, sizeof(figures) - (size_t)len, "%.17g ",
+					y->cpb[m][z]);
+		EVP_DigestUpdate(ctx, figures, (size_t)len);
+	}
+	for (k = 0; k < c->d->nsystems; k++)
+		if (hg_system_has(&c->d->systems[k], id))
+			EVP_DigestUpdate(ctx, c->d->systems[k].name, strlen(c->d->systems[k].name) + 1);
+	for (i = 0; i < n; i++) {
+		if (files[i].state == HG_SUM_MISSING)
+			continue;
+		EVP_DigestUpdate(ctx, files[i].file, strlen(files[i].file) + 1);
+		EVP_DigestUpdate(ctx, files[i].sha256, 64);
+	}
+	for (t = 0; t < nkinds; t++) {
+		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
+		size_t plen = strlen(prefix);
+		for (i = hg_system_sum_lower(s, prefix);
+			i < s->nsums && strncmp(s->sums[i].path, prefix, plen) == 0; i++) {
+			EVP_DigestUpdate(ctx, s->sums[i].path, strlen(s->sums[i].path) + 1);
+			EVP_DigestUpdate(ctx, s->sums[i].sha256, 64);
+		}
+		free(prefix);
+	}
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	EVP_MD_CTX_free(ctx);
+	for (i = 0; i < 32; i++) {
+		out[2 * i] = digits[md[i] >> 4];
+		out[2 * i + 1] = digits[md[i] & 15];
+	}
+	out[64] = 0;
+}
+
+/* Warnings about files that do not match SHA256SUMS, the same for a reused and a new page. */
+static int S_file_warnings(const hg_algpages *c, S_job *j, const hg_evfile *files, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		const hg_evfile *f = &files[i];
+		const char *what = f->state == HG_SUM_MISMATCH ? "its SHA-256 does not match SHA256SUMS" :
+			f->state == HG_SUM_UNLISTED ? "not listed in SHA256SUMS" :
+			f->state == HG_SUM_MISSING ? "listed in SHA256SUMS but missing" : NULL;
+		if (what)
+			S_warn(j, "%s/%s: %s", j->s->dir, f->file, what);
+	}
+	if (j->nwarnings && c->strict)
+		return hg_error_set("%.*s (--strict)", (int)strcspn(j->warnings, "\n"), j->warnings);
+	return 0;
+}
+
+/* What the cache keeps of a page's files. */
+static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
+{
+	size_t i;
+	j->files = calloc(n + 1, sizeof(hg_cfile));
+	for (i = 0; i < n; i++) {
+		if (files[i].state == HG_SUM_MISSING)
+			continue;
+		j->files[j->nfiles].path = hg_xprintf("%s/%s", j->s->name, files[i].file);
+		j->files[j->nfiles].ino = files[i].ino;
+		j->files[j->nfiles].size = files[i].size;
+		j->files[j->nfiles].mtime_ns = files[i].mtime_ns;
+		memcpy(j->files[j->nfiles].sha256, files[i].sha256, 65);
+		j->nfiles++;
+	}
+}
+
+/* Are the page's own inputs those of the previous build? Hashes only the files whose stat
+ * changed; when they are, its rows come from the cache. */
+static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc)
+{
+	const hg_cpage *cp = hg_cache_page(&c->cache, j->s->name, j->id);
+	hg_evfile *files;
+	size_t n = 0, i;
+	char *page;
+	int ok;
+
+	if (!cp)
+		return 0;
+	page = hg_xprintf("%s/%s/%s.html", c->old, j->s->name, j->id);
+	ok = access(page, F_OK) == 0;
+	free(page);
+	if (!ok)
+		return 0;
+	files = calloc(nsc + 1, sizeof(hg_evfile));
+	for (ok = 1, i = 0; i < nsc && ok; i++) {
+		char *path = hg_xprintf("%s/%s", j->s->name, sc[i].rel);
+		const hg_cfile *cf = hg_cache_file(&c->cache, path);
+		hg_evfile *f = &files[n++];
+		free(path);
+		f->file = hg_xstrdup(sc[i].rel);
+		f->ino = (unsigned long long)sc[i].st.st_ino;
+		f->size = (unsigned long long)sc[i].st.st_size;
+		f->mtime_ns = (long long)sc[i].st.st_mtim.tv_sec * 1000000000LL + sc[i].st.st_mtim.tv_nsec;
+		if (cf && cf->ino == f->ino && cf->size == f->size && cf->mtime_ns == f->mtime_ns) {
+			memcpy(f->sha256, cf->sha256, 65);
+		} else {
+			/* changed since the last build: hash it again */
+			char *full = hg_xprintf("%s/%s", j->s->dir, sc[i].rel), *text;
+			size_t len;
+			ok = hg_read_file(&text, &len, full) == 0;
+			free(full);
+			if (ok) {
+				hg_sha256_hex(f->sha256, text, len);
+				free(text);
+			}
+		}
+		hg_evfile_check(f, j->s);
+	}
+	if (ok) {
+		hg_evidence_missing(&files, &n, j->s, j->id);
+		S_key(j->own, c, j->s, j->id, files, n);
+		ok = strcmp(j->own, cp->own) == 0;
+	}
+	if (ok) {
+		j->own_reused = 1;
+		j->figs = cp->figs;
+		j->nfigs = cp->nfigs;
+		j->figs_borrowed = 1;
+		j->headline = cp->headline;
+		S_remember_loaded(j, files, n);
+		ok = S_file_warnings(c, j, files, n) == 0 ? 1 : -1;
+	}
+	for (i = 0; i < n; i++)
+		free(files[i].file);
+	free(files);
+	return ok;
+}
+
+
+/* The copies of a page's evidence: hard links made through directory descriptors (no path
+ * walks), the bytes where the file system refuses links. */
+static int S_copy_evidence(const hg_algpages *c, const S_job *j, const hg_sysalg *sa)
+{
+	const char *kinds[3];
+	int dst[3] = { -1, -1, -1 }, k, rc = 0, nkinds = (int)hg_evidence_kinds(j->s, kinds);
+	size_t i;
+
+	for (k = 0; k < nkinds && rc == 0; k++) {
+		char *dir = hg_xprintf("%s/data/%s/%s/%s", c->tmp, j->s->name, kinds[k], j->id);
+		if (mkdir(dir, 0755) != 0 || (dst[k] = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+			rc = hg_error_set("%s: cannot create folder: %s", dir, strerror(errno));
+		free(dir);
+	}
+	for (i = 0; i < sa->nfiles && rc == 0; i++) {
+		const hg_evfile *f = &sa->files[i];
+		int slot = strncmp(f->file, "kat/", 4) == 0 ? 0 :
+			strncmp(f->file, "records/", 8) == 0 ? 1 : 2;
+		const char *name = strrchr(f->file, '/') + 1;
+		if (f->state == HG_SUM_MISSING)
+			continue;
+		if (sa->dir_fd[slot] < 0 || linkat(sa->dir_fd[slot], name, dst[slot], name, 0) != 0) {
+			char *from = hg_xprintf("%s/%s", j->s->dir, f->file);
+			char *to = hg_xprintf("%s/data/%s/%s", c->tmp, j->s->name, f->file);
+			rc = hg_site_copy(from, to);
+			free(from);
+			free(to);
+		}
+	}
+	for (k = 0; k < nkinds; k++)
+		if (dst[k] >= 0)
+			close(dst[k]);
+	return rc;
+}
+
+/* The page's own inputs: reused from the cache when unchanged, else loaded (and kept loaded in
+ * j->sa for the rendering) with the rows of its records. */
+static int S_own(hg_algpages *c, S_job *j)
+{
+	hg_sysalg *sa;
+
+	if (c->old && hg_cache_page(&c->cache, j->s->name, j->id)) {
+		S_scanned *sc = NULL;
+		size_t nsc = 0;
+		int r = S_scan(&sc, &nsc, j->s, j->id) == 0 ? S_try_reuse(c, j, sc, nsc) : 0;
+		S_scan_free(sc, nsc);
+		if (r != 0)
+			return r > 0 ? 0 : -1;
+	}
+	sa = calloc(1, sizeof(*sa));
+	if (!sa || hg_sysalg_load(sa, c->d, j->s, j->id) != 0) {
+		free(sa);
+		return -1;
+	}
+	j->sa = sa;
+	if (S_file_warnings(c, j, sa->files, sa->nfiles) != 0)
+		return -1;
+	S_key(j->own, c, j->s, j->id, sa->files, sa->nfiles);
+	S_remember_loaded(j, sa->files, sa->nfiles);
+	return hg_figs_of(&j->figs, &j->nfigs, c->d, j->s, j->id, sa);
+}
+
+/* The page's digest: its own inputs and what the "On other systems" table shows. */
+static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, size_t nall)
+{
+	size_t k, i, len = 0, cap = 256;
+	char *text = malloc(cap);
+	len += (size_t)snprintf(text, cap, "%s", j->own);
+	for (k = 0; k < nall; k++)
+		for (i = 0; i < all[k].nfigs; i++) {
+			const hg_fig *f = &all[k].figs[i];
+			char *line;
+			int n;
+			if (!f->ok || (f->message_bytes != 32 && f->message_bytes != 65536))
+				continue;
+			n = asprintf(&line, "\n%s\t%s\t%s\t%llu\t%.17g\t%.17g", all[k].system->name,
+				f->instance, f->implementation, f->message_bytes, f->headline_cpb,
+				f->headline_cycles);
+			if (n < 0)
+				continue;
+			while (len + (size_t)n + 1 > cap)
+				text = realloc(text, cap *= 2);
+			memcpy(text + len, line, (size_t)n + 1);
+			len += (size_t)n;
+			free(line);
+		}
+	hg_sha256_hex(out, text, len);
+	free(text);
+}
+
+/* The page, its chart, its CSV and its evidence copies. */
+static int S_render(hg_algpages *c, S_job *j, const hg_sysfigs *all, size_t nall)
+{
+	const hg_entry *e = hg_data_entry(c->d, j->id);
+	const hg_fig **rows = NULL;
+	int chart = hg_figs_have_figures(j->figs, j->nfigs), rc;
+	char *rel, *text = NULL, *name;
+	size_t len, i;
+	hg_page *p;
+
+	if (!j->sa) {
+		j->sa = calloc(1, sizeof(hg_sysalg));
+		if (!j->sa || hg_sysalg_load(j->sa, c->d, j->s, j->id) != 0)
+			return -1;
+	}
+	p = hg_page_algorithm(c->d, j->s, j->id, j->sa, &c->yards[j->si], c->tx, all, nall, chart,
+		&j->headline);
+	rel = hg_xprintf("%s/%s", j->s->name, j->id);
+	rc = hg_site_write_page(c->tmp, c->template, p, rel, 1);
+	free(rel);
+	hg_page_free(p);
+	if (rc == 0 && chart) {
+		rc = hg_chart_page(&text, &len, j->s, j->id, e ? e->name : j->id, j->figs, j->nfigs,
+			&c->yards[j->si]);
+		if (rc == 0) {
+			name = hg_xprintf("%s.svg", j->id);
+			rc = hg_site_write_beside(c->tmp, j->s->name, name, text, len);
+			free(name);
+			free(text);
+		}
+	}
+	rows = calloc(j->nfigs + 1, sizeof(*rows));
+	for (i = 0; i < j->nfigs; i++)
+		rows[i] = &j->figs[i];
+	if (rc == 0 && (rc = hg_results_csv(&text, &len, rows, j->nfigs)) == 0) {
+		name = hg_xprintf("%s.csv", j->id);
+		rc = hg_site_write_beside(c->tmp, j->s->name, name, text, len);
+		free(name);
+		free(text);
+	}
+	free(rows);
+	if (rc == 0)
+		rc = S_copy_evidence(c, j, j->sa);
+	return rc;
+}
+
+static void S_unload(S_job *j)
+{
+	if (j->sa) {
+		hg_sysalg_clear(j->sa);
+		free(j->sa);
+		j->sa = NULL;
+	}
+}
+
+/* One algorithm on every system that has it: the rows of each first, then each page, which
+ * shows the others' rows in its "On other systems" table. */
+static int S_run_group(hg_algpages *c, S_job **g)
+{
+	size_t n = 0, k;
+	hg_sysfigs *all;
+	int rc = 0;
+
+	while (g[n])
+		n++;
+	all = calloc(n + 1, sizeof(*all));
+	for (k = 0; k < n && rc == 0; k++) {
+		if ((rc = S_own(c, g[k])) != 0)
+			g[k]->error = hg_xstrdup(hg_error_last());
+		all[k].system = g[k]->s;
+		all[k].figs = g[k]->figs;
+		all[k].nfigs = g[k]->nfigs;
+	}
+	for (k = 0; k < n && rc == 0; k++) {
+		S_job *j = g[k];
+		const hg_cpage *cp = hg_cache_page(&c->cache, j->s->name, j->id);
+		S_final_key(j->key, j, all, n);
+		if (j->own_reused && cp && strcmp(cp->key, j->key) == 0) {
+			j->reuse = 1;
+			continue;
+		}
+		if ((rc = S_render(c, j, all, n)) != 0)
+			j->error = hg_xstrdup(hg_error_last());
+		S_unload(j);
+	}
+	for (k = 0; k < n; k++)
+		S_unload(g[k]);
+	free(all);
+	return rc;
+}
+
+/* What a reused page moves from the previous site; all but the first may be absent. */
+static const char *S_moved[] = { "%s/%s/%s.html", "%s/%s/%s.html.gz", "%s/%s/%s.md",
+	"%s/%s/%s.md.gz", "%s/%s/%s.svg", "%s/%s/%s.svg.gz", "%s/%s/%s.csv", "%s/%s/%s.csv.gz",
+	"%s/data/%s/records/%s", "%s/data/%s/kat/%s", "%s/data/%s/" HG_ORIGINALS "/%s" };
+#define NMOVED (sizeof(S_moved) / sizeof(S_moved[0]))
+
+/* Give the reused pages back to the previous site (the new one could not be put in place). */
+void hg_algpages_move_back(const hg_algpages *c)
+{
+	size_t i, k;
+	for (i = 0; i < c->njobs; i++) {
+		const S_job *j = &c->jobs[i];
+		if (!j->reuse)
+			continue;
+		for (k = 0; k < NMOVED; k++) {
+			char *from = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
+			char *to = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
+			rename(from, to);
+			free(from);
+			free(to);
+		}
+	}
+}
+
+/* Move the reused pages and evidence copies from the previous site into the new one; undone
+ * when a move fails, so the previous site stays whole. */
+int hg_algpages_move_reused(const hg_algpages *c)
+{
+	size_t i, k, done_i = 0, done_k = 0;
+	int rc = 0;
+
+	for (i = 0; i < c->njobs && rc == 0; i++) {
+		const S_job *j = &c->jobs[i];
+		if (!j->reuse)
+			continue;
+		for (k = 0; k < NMOVED && rc == 0; k++) {
+			char *from = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
+			char *to = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
+			if (rename(from, to) != 0 && !(errno == ENOENT && k > 0)) {
+				rc = hg_error_set("%s: cannot move into the new site: %s", from, strerror(errno));
+				done_i = i;
+				done_k = k;
+			}
+			free(from);
+			free(to);
+		}
+	}
+	if (rc == 0)
+		return 0;
+	for (i = 0; i <= done_i; i++) {
+		const S_job *j = &c->jobs[i];
+		if (!j->reuse)
+			continue;
+		for (k = 0; k < (i == done_i ? done_k : NMOVED); k++) {
+			char *from = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
+			char *to = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
+			rename(from, to);
+			free(from);
+			free(to);
+		}
+	}
+	return rc;
+}
+
+static void *S_worker(void *arg)
+{
+	hg_algpages *c = arg;
+	for (;;) {
+		size_t i = atomic_fetch_add(&c->next, 1);
+		if (i >= c->ngroups || atomic_load(&c->failed))
+			break;
+		if (S_run_group(c, c->groups[i]) != 0)
+			atomic_store(&c->failed, 1);
+	}
+	hg_evidence_release();
+	return NULL;
+}
+
+
+const hg_fig **hg_algpages_rows(const hg_algpages *c, size_t k, size_t *n)
+{
+	const hg_fig **rows;
+	size_t i, m, total = 0;
+	for (i = 0; i < c->njobs; i++)
+		if (k == (size_t)-1 || c->jobs[i].si == k)
+			total += c->jobs[i].nfigs;
+	rows = calloc(total + 1, sizeof(*rows));
+	*n = 0;
+	for (i = 0; i < c->njobs; i++)
+		if (k == (size_t)-1 || c->jobs[i].si == k)
+			for (m = 0; m < c->jobs[i].nfigs; m++)
+				rows[(*n)++] = &c->jobs[i].figs[m];
+	return rows;
+}
+
+int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in)
+{
+	hg_algpages *c = calloc(1, sizeof(*c));
+	const hg_data *d = in->d;
+	size_t i, j, k;
+
+	*out = c;
+	if (!c)
+		return hg_error_set("out of memory");
+	c->strict = in->strict;
+	c->d = d;
+	c->tx = in->tx;
+	c->template = in->template;
+	c->tmp = in->tmp;
+	c->ids = in->ids;
+	c->nids = in->nids;
+	memcpy(c->global, in->global, sizeof(c->global));
+	if (in->old) {
+		hg_cache_load(&c->cache, in->cache_path);
+		c->old = in->old;
+	}
+	for (k = 0; k < d->nsystems; k++)
+		for (i = 0; i < c->nids; i++)
+			if (hg_system_has(&d->systems[k], c->ids[i]))
+				c->njobs++;
+	c->jobs = calloc(c->njobs + 1, sizeof(S_job));
+	c->njobs = 0;
+	for (k = 0; k < d->nsystems; k++)
+		for (i = 0; i < c->nids; i++)
+			if (hg_system_has(&d->systems[k], c->ids[i])) {
+				S_job *jb = &c->jobs[c->njobs++];
+				jb->s = &d->systems[k];
+				jb->si = k;
+				jb->ai = i;
+				jb->id = c->ids[i];
+				jb->headline = -1;
+			}
+	/* the groups: one per algorithm, its pages in system order */
+	c->groups = calloc(c->nids + 1, sizeof(S_job **));
+	for (i = 0; i < c->nids; i++) {
+		size_t m = 0;
+		for (j = 0; j < c->njobs; j++)
+			m += c->jobs[j].ai == i;
+		if (!m)
+			continue;
+		c->groups[c->ngroups] = calloc(m + 1, sizeof(S_job *));
+		for (m = 0, j = 0; j < c->njobs; j++)
+			if (c->jobs[j].ai == i)
+				c->groups[c->ngroups][m++] = &c->jobs[j];
+		c->ngroups++;
+	}
+	/* the yardsticks of every system, before any page needs them */
+	c->yards = calloc(d->nsystems + 1, sizeof(hg_yardsticks));
+	for (k = 0; k < d->nsystems; k++) {
+		const hg_system *s = &d->systems[k];
+		hg_sysalg sm3, sha2;
+		int has_sm3 = hg_system_has(s, "sm3"), has_sha2 = hg_system_has(s, "sha2");
+		memset(&sm3, 0, sizeof(sm3));
+		memset(&sha2, 0, sizeof(sha2));
+		if ((has_sm3 && hg_sysalg_load(&sm3, d, s, "sm3") != 0) ||
+			(has_sha2 && hg_sysalg_load(&sha2, d, s, "sha2") != 0)) {
+			hg_sysalg_clear(&sm3);
+			hg_sysalg_clear(&sha2);
+			return -1;
+		}
+		hg_yardsticks_of(&c->yards[k], has_sm3 ? &sm3 : NULL, has_sha2 ? &sha2 : NULL);
+		hg_sysalg_clear(&sm3);
+		hg_sysalg_clear(&sha2);
+	}
+	return 0;
+}
+
+int hg_algpages_render(hg_algpages *c, int jobs, FILE *warnings, size_t *nwarnings,
+	double *headlines)
+{
+	int nthreads = jobs > 0 ? jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	pthread_t *threads;
+	size_t i, k;
+
+	if (nthreads < 1)
+		nthreads = 1;
+	if ((size_t)nthreads > c->ngroups)
+		nthreads = c->ngroups ? (int)c->ngroups : 1;
+	threads = calloc((size_t)nthreads, sizeof(pthread_t));
+	for (i = 1; i < (size_t)nthreads; i++)
+		if (pthread_create(&threads[i], NULL, S_worker, c) != 0)
+			break;
+	S_worker(c);
+	for (k = 1; k < i; k++)
+		pthread_join(threads[k], NULL);
+	free(threads);
+	for (i = 0; i < c->njobs; i++) {
+		if (c->jobs[i].warnings && warnings)
+			fputs(c->jobs[i].warnings, warnings);
+		*nwarnings += c->jobs[i].nwarnings;
+		if (c->jobs[i].error)
+			return hg_error_set("%s", c->jobs[i].error);
+		headlines[c->jobs[i].si * c->nids + c->jobs[i].ai] = c->jobs[i].headline;
+	}
+	if (atomic_load(&c->failed))
+		return hg_error_set("a page could not be rendered");
+	return 0;
+}
+
+size_t hg_algpages_count(const hg_algpages *c)
+{
+	return c->njobs;
+}
+
+const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *c, size_t k)
+{
+	return &c->yards[k];
+}
+
+int hg_algpages_save_cache(const hg_algpages *c, const char *path)
+{
+	size_t nf = 0, f = 0, i;
+	hg_cfile *files;
+	hg_cpage *cp = calloc(c->njobs + 1, sizeof(hg_cpage));
+	int rc;
+
+	for (i = 0; i < c->njobs; i++)
+		nf += c->jobs[i].nfiles;
+	files = calloc(nf + 1, sizeof(hg_cfile));
+	for (i = 0; i < c->njobs; i++) {
+		memcpy(files + f, c->jobs[i].files, c->jobs[i].nfiles * sizeof(hg_cfile));
+		f += c->jobs[i].nfiles;
+		cp[i].system = (char *)c->jobs[i].s->name;
+		cp[i].id = (char *)c->jobs[i].id;
+		memcpy(cp[i].key, c->jobs[i].key, 65);
+		memcpy(cp[i].own, c->jobs[i].own, 65);
+		cp[i].headline = c->jobs[i].headline;
+		cp[i].figs = c->jobs[i].figs;
+		cp[i].nfigs = c->jobs[i].nfigs;
+	}
+	rc = hg_cache_save(path, files, nf, cp, c->njobs);
+	free(files);
+	free(cp);
+	return rc;
+}
+
+void hg_algpages_free(hg_algpages *c)
+{
+	size_t i, k;
+	if (!c)
+		return;
+	for (i = 0; c->jobs && i < c->njobs; i++) {
+		free(c->jobs[i].warnings);
+		free(c->jobs[i].error);
+		S_unload(&c->jobs[i]);
+		if (!c->jobs[i].figs_borrowed)
+			hg_figs_free(c->jobs[i].figs, c->jobs[i].nfigs);
+		for (k = 0; k < c->jobs[i].nfiles; k++)
+			free(c->jobs[i].files[k].path);
+		free(c->jobs[i].files);
+	}
+	for (i = 0; i < c->ngroups; i++)
+		free(c->groups[i]);
+	free(c->groups);
+	hg_cache_clear(&c->cache);
+	free(c->yards);
+	free(c->jobs);
+	free(c);
+}
