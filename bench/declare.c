@@ -22,11 +22,6 @@ static const char *S_base(const char *path)
 	return s ? s + 1 : path;
 }
 
-static int S_cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The regular files of dir (not below it) ending in .c (want_c) or .h (want_h), sorted. */
 static int S_folder_files(hb_strlist *out, const char *dir, int want_c, int want_h)
 {
@@ -53,7 +48,7 @@ static int S_folder_files(hb_strlist *out, const char *dir, int want_c, int want
 	}
 	closedir(d);
 	if (out->n > first)
-		qsort(out->v + first, out->n - first, sizeof(char *), S_cmp_str);
+		hb_strv_sort(out->v + first, out->n - first);
 	return rc;
 }
 

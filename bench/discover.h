@@ -7,19 +7,6 @@
 
 #include "hashbench.h"
 
-/* Growable NULL-terminated string lists. add takes s (NULL s: out of memory); take hands the
- * array over (an empty list when nothing was added) and leaves l empty. */
-typedef struct {
-	char **v;
-	size_t n, cap;
-} hb_strlist;
-
-int hb_strlist_add(hb_strlist *l, char *s);
-char **hb_strlist_take(hb_strlist *l);
-void hb_strv_free(char **v);
-/* Copy of a NULL-terminated list (NULL v: an empty list); NULL when out of memory. */
-char **hb_strv_dup(char *const *v);
-
 /* The library sources of an instance folder: its C files except programs defining main, the
  * ICCS DRNG and generator (drng.c, KAT_CryptHash*.c) and files another source #includes. */
 int hb_sources_discover(hb_strlist *out, const char *dir);

@@ -7,49 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define HB_VERSION "0.1.0"
-
-/* ---- errors: every failing function stores one message and returns a negative code ---- */
-
-#define HB_ERROR (-1)
-#define HB_ENOTFOUND (-2)
-#define HB_ETIMEOUT (-3)
-
-int hb_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prefix the stored message with context ("file: " + old message). */
-int hb_error_prefix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-const char *hb_error_last(void);
-
-/* ---- small utilities (fsutil.c) ---- */
-
-typedef struct {
-	unsigned char *data;
-	size_t len;
-} hb_buf;
-
-void hb_buf_free(hb_buf *buf);
-/* Read a whole file; a name ending in `.gz` is decompressed with zlib. */
-int hb_file_read(hb_buf *out, const char *path);
-/* Write atomically: temporary file in the same folder, fsync, rename. */
-/* Read bytes as they are; "-" is standard input. */
-int hb_file_read_raw(hb_buf *out, const char *path);
-int hb_stream_read(hb_buf *out, FILE *f, const char *name);
-int hb_file_write_atomic(const char *path, const void *data, size_t len);
-int hb_mkdir_p(const char *path);
-int hb_is_dir(const char *path);
-int hb_is_file(const char *path);
-void hb_hex(char *out, const unsigned char *in, size_t len, int upper);
-/* Parse hex (any case, even length) into out (cap bytes); returns byte count or -1. */
-long hb_unhex(unsigned char *out, size_t cap, const char *hex, size_t hexlen);
-void hb_sha256(unsigned char out[32], const void *data, size_t len);
-int hb_sha256_file(char out_hex[65], const char *path);
-char *hb_strdup(const char *s);
-char *hb_path_join(const char *a, const char *b);
-char *hb_sprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Run argv with stdout+stderr captured (NUL-terminated, caller frees *out_output);
- * returns the exit status (0..255), 128+signal, HB_ETIMEOUT after timeout_s (the child is
- * killed), or another negative hb error. */
-int hb_run_capture(char **out_output, char *const argv[], unsigned timeout_s);
+#include "hbutil.h"
 
 /* ---- the ICCS deterministic random generator (drng.c): SM3 Hash_DRBG, seedlen 440 ---- */
 
@@ -146,9 +104,6 @@ struct json_t;
 int hb_layout_has_implementations(const char *dir, char *const *files);
 int hb_layout_counts(const char *dir, const char *path, const struct json_t *include, int has_impl,
 	char **why);
-
-/* Sum of the PT_LOAD memory sizes of an ELF file (elfsize.c). */
-int hb_elf_load_size(unsigned long long *out, const char *path);
 
 /* ---- building (build.c) ---- */
 
@@ -318,8 +273,6 @@ typedef struct {
 /* Run a whole campaign; 0 when it ran to its end (failures of libraries are counted in out,
  * not returned), negative when it could not run (bad arguments, unwritable data folder). */
 int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o);
-/* SHA256SUMS of every other file under a system's evidence folder. */
-int hb_write_sha256sums(const char *sysdir);
 /* The system.json a campaign with these options would write (caller frees). */
 int hb_campaign_system_json(char **out, const hb_campaign_opts *o);
 

@@ -107,9 +107,6 @@ typedef struct {
 	hb_buf method_raw;
 } hb_imp_run;
 
-/* One line on the import's progress stream: "hashbench: import: " and the text. */
-void hb_imp_note(hb_imp_run *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* ---- what several files say together (import_system.c) ---- */
 
 /* system.json of the import (caller decrefs); m holds at least one record. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool.h"
+#include "hashbench.h"
 
 typedef struct {
 	const hb_katjobs_opts *o;

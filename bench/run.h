@@ -35,11 +35,6 @@ typedef struct {
 typedef struct hb_run_plan hb_run_plan;
 typedef struct hb_sentinel hb_sentinel;
 
-/* The static size of a library and its split (elfsize.c). */
-typedef struct {
-	unsigned long long total, text, data;
-} hb_elf_sizes;
-
 typedef struct {
 	const hb_campaign_opts *o;
 	const hb_run_profile *prof;
@@ -70,14 +65,6 @@ typedef struct {
 	int lock_fds[HB_MAX_CPUS]; /* the timing CPUs' locks, -1 when not held */
 } hb_run;
 
-/* campaign.c */
-void hb_run_note(hb_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void hb_run_progress(hb_run *r, const char *what, const char *result);
-void hb_utc_now(char out[32]);
-json_t *hb_json_str_or_null(const char *s);
-json_t *hb_json_int_or_null(long long v);
-int hb_json_write(const char *path, json_t *j);
-
 /* katsummary.c */
 int hb_run_catalog_entry(const hb_run *r, const hb_algorithm *alg);
 /* Check one library (b NULL: its build failed with build_error); the result ("PASS", "FAIL",
@@ -99,9 +86,6 @@ int hb_run_record_reusable(const hb_run *r, const char *path, const hb_build_res
  * the exact memory of one call; its status ("ok", "error", …), static text. */
 const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_build_result *b,
 	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes, json_t *entries);
-
-/* stats.c: the median of v[0..n) (sorted in place); -1 when n is 0. */
-double hb_median(double *v, size_t n);
 
 /* passes.c */
 hb_driver_setup hb_run_driver(const hb_run *r);
@@ -151,16 +135,6 @@ double hb_sentinel_noise(const hb_sentinel *s, int cpu);
 void hb_sentinel_warn(const hb_sentinel *s, hb_run *r);
 json_t *hb_sentinel_summary(const hb_sentinel *s);
 int hb_sentinel_write(const hb_sentinel *s, const char *sysdir);
-
-/* cpulock.c: one campaign per timing CPU. */
-char *hb_cpulock_path(int cpu);
-/* Lock cpu for this campaign (who: what the next one is told); wait: block with a message on
- * msg until the other campaign ends, else fail at once. */
-int hb_cpulock_take(int *out_fd, int cpu, int wait, const char *who, FILE *msg);
-void hb_cpulock_release(int fd);
-
-/* elfsize.c */
-int hb_elf_sizes_read(hb_elf_sizes *out, const char *path);
 
 /* schedule.c: the libraries of cat this run takes (--only, --shard) into r->plan, r->total and
  * r->shard; then build, check and time them (system.json written), counting into out. */
