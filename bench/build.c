@@ -10,7 +10,7 @@
 
 #include <openssl/evp.h>
 
-#include "discover.h"
+#include "hbbuild.h"
 
 #ifndef HB_PROFILES_DEFAULT
 #define HB_PROFILES_DEFAULT "bench/profiles.conf"

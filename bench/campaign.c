@@ -16,8 +16,7 @@
 
 #include <jansson.h>
 
-#include "run.h"
-#include "sandbox.h"
+#include "hbcampaign.h"
 
 #ifndef HB_GIT_COMMIT
 #define HB_GIT_COMMIT "unknown"

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "discover.h"
+#include "hbpackage.h"
 
 static char *S_dirname(const char *path)
 {

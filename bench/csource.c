@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "discover.h"
+#include "hbpackage.h"
 
 /* A copy with comments, string and character literals blanked, so scans see only code. */
 char *hb_code_only(const char *src, size_t len)

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "discover.h"
+#include "hbpackage.h"
 
 static int S_is_ident(char c)
 {

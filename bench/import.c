@@ -18,7 +18,6 @@
 #include <jansson.h>
 
 #include "import.h"
-#include "run.h"
 
 static void S_orig_clear(hb_imp_orig *o)
 {

@@ -6,7 +6,8 @@
 
 #include <jansson.h>
 
-#include "hashbench.h"
+#include "hbcommands.h"
+#include "hbutil.h"
 
 /* Where a file of the harness lies: records/<id>/<file> or kat/<id>/<file>. */
 typedef struct {

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "import.h"
-#include "run.h"
 
 static const char *S_s(json_t *e, const char *key)
 {

@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "run.h"
+#include "hbcampaign.h"
 
 /* ---- catalog entries ---- */
 

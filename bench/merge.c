@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "hashbench.h"
+#include "hbcommands.h"
 #include "merge_input.h"
 
 /* counter.hz is calibrated by every run; identical machines agree far better than this */

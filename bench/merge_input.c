@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "hashbench.h"
+#include "hbcommands.h"
 #include "merge_input.h"
 
 int hb_merge_unit_cmp(const void *a, const void *b)

@@ -9,8 +9,7 @@
 
 #include <jansson.h>
 
-#include "run.h"
-#include "sandbox.h"
+#include "hbcampaign.h"
 
 static long long S_cur_khz(const hb_run *r)
 {

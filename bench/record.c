@@ -7,8 +7,7 @@
 
 #include <jansson.h>
 
-#include "run.h"
-#include "sandbox.h"
+#include "hbcampaign.h"
 
 int hb_cmp_u64(const void *x, const void *y)
 {

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "run.h"
+#include "hbcampaign.h"
 
 typedef struct {
 	const hb_instance *inst;

@@ -12,8 +12,7 @@
 
 #include <jansson.h>
 
-#include "run.h"
-#include "sentinel_work.h"
+#include "hbcampaign.h"
 
 #define CALIBRATION_RUNS 15
 

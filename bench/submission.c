@@ -1,5 +1,5 @@
-/* submission.c — discovery of NGCC packages: algorithms (algorithm.json), instances (the header
- * defining ALGORITHM_INSTANCE), implementation versions, library sources and KAT files. */
+/* submission.c — discovery in an NGCC package: instances (the header defining ALGORITHM_INSTANCE),
+ * implementation versions, library sources, build overrides and KAT files, and the KAT sets' names. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "discover.h"
+#include "hbpackage.h"
 
 static const char *S_base(const char *path)
 {
@@ -409,6 +409,40 @@ void hb_instance_clear(hb_instance *inst)
 		free(inst->kat_manifest[s]);
 		free(inst->kat_manifest_file[s]);
 	}
+}
+
+/* ---- names ---- */
+
+const char *hb_kat_set_name(hb_kat_set set)
+{
+	static const char *names[] = { "2_12", "2_23", "2_33", "Loop" };
+	return set < HB_KAT_NSETS ? names[set] : "?";
+}
+
+int hb_kat_sets_parse(unsigned *out_mask, const char *list)
+{
+	char *copy = hb_strdup(list), *tok, *save = NULL;
+	unsigned mask = 0;
+	int set;
+
+	if (!copy)
+		return hb_error_set("out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (set = 0; set < HB_KAT_NSETS; set++)
+			if (strcasecmp(tok, hb_kat_set_name(set)) == 0)
+				break;
+		if (set == HB_KAT_NSETS) {
+			hb_error_set("--sets: unknown KAT set '%s' (known: 2_12, 2_23, 2_33, loop)", tok);
+			free(copy);
+			return HB_ERROR;
+		}
+		mask |= 1u << set;
+	}
+	free(copy);
+	if (!mask)
+		return hb_error_set("--sets: empty list");
+	*out_mask = mask;
+	return 0;
 }
 
 char *hb_instance_stem(const hb_instance *inst)
