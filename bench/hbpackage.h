@@ -72,6 +72,18 @@ int hb_kat_sets_parse(unsigned *out_mask, const char *list);
  * (caller frees; NULL when out of memory), and whether such code defines main. */
 char *hb_code_only(const char *src, size_t len);
 int hb_defines_main(const char *code);
+/* #define lines of the instances algorithm.json declares (csource.c). Rewrite those of text
+ * that name one of defines ("NAME=VALUE"): *out gets the new text and *out_len its length (the
+ * caller's; NULL when no line names one); found[k] (when not NULL) counts the lines of
+ * defines[k]; lines (when not NULL) gets "base: #define NAME old -> new" for each. A
+ * function-like macro cannot take a value: an error naming ctx. */
+int hb_define_rewrite(char **out, size_t *out_len, hb_strlist *lines, size_t *found,
+	const char *text, size_t len, const char *base, char *const *defines, const char *ctx);
+/* The first of files that #defines name (in code) without first testing whether it is defined
+ * already; NULL when none does. */
+const char *hb_define_file(char *const *files, const char *name);
+/* Does any of files use the identifier name in its code? */
+int hb_code_uses(char *const *files, const char *name);
 
 /* The readers behind hb_catalog_load, from memory (the fuzz harnesses call them too). A C header
  * (text NUL-terminated at text_len): 1 with the ALGORITHM_INSTANCE name (caller frees) and
