@@ -10,7 +10,7 @@
 
 #include <openssl/evp.h>
 
-#include "discover.h"
+#include "hbbuild.h"
 
 #ifndef HB_PROFILES_DEFAULT
 #define HB_PROFILES_DEFAULT "bench/profiles.conf"
@@ -286,6 +286,44 @@ void hb_build_result_free(hb_build_result *res)
 	free(res);
 }
 
+/* The cache key of a library: the first 8 bytes, in hex, of the SHA-256 of its compile command
+ * (argv), its sources (argv[src_idx..src_end)) and the headers of its include folders and of the
+ * private copy (copy, or NULL). */
+static int S_inputs_hash(char hex[65], const hb_instance *inst, char **argv, size_t src_idx,
+	size_t src_end, const char *copy)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char md[32];
+	unsigned int mdlen = 32;
+	size_t i;
+	int rc = HB_ERROR;
+
+	if (!ctx)
+		return hb_error_set("out of memory");
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	for (i = 0; argv[i]; i++)
+		EVP_DigestUpdate(ctx, argv[i], strlen(argv[i]) + 1);
+	for (i = src_idx; i < src_end; i++) {
+		hb_buf src;
+		if (hb_file_read(&src, argv[i]) != 0) {
+			hb_error_prefix("%s: ", inst->name);
+			goto out;
+		}
+		EVP_DigestUpdate(ctx, src.data, src.len);
+		hb_buf_free(&src);
+	}
+	if (copy)
+		S_hash_dir_headers(ctx, copy);
+	for (i = 0; inst->include_dirs[i]; i++)
+		S_hash_dir_headers(ctx, inst->include_dirs[i]);
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	hb_hex(hex, md, 8, 0);
+	rc = 0;
+out:
+	EVP_MD_CTX_free(ctx);
+	return rc;
+}
+
 int hb_build(hb_build_result **out, const hb_instance *inst, const char *profiles_path,
 	const char *work_dir)
 {
@@ -294,10 +332,7 @@ int hb_build(hb_build_result **out, const hb_instance *inst, const char *profile
 	char *stem = NULL, *dir = NULL, *logpath = NULL, *output = NULL, *tmp = NULL, *copy = NULL;
 	char **argv = NULL, **flagv = NULL;
 	size_t argc = 0, flagc = 0, i, lib_idx = 0, src_idx = 0, src_end = 0;
-	unsigned char md[32];
-	unsigned int mdlen = 32;
 	char hex[65];
-	EVP_MD_CTX *ctx = NULL;
 	const char *arch = hb_arch();
 	int rc = HB_ERROR, status;
 
@@ -361,25 +396,8 @@ int hb_build(hb_build_result **out, const hb_instance *inst, const char *profile
 		if (S_push(&argv, &argc, hb_strdup(inst->ldflags[i])) != 0)
 			goto out;
 
-	ctx = EVP_MD_CTX_new();
-	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
-	for (i = 0; argv[i]; i++)
-		EVP_DigestUpdate(ctx, argv[i], strlen(argv[i]) + 1);
-	for (i = src_idx; i < src_end; i++) {
-		hb_buf src;
-		if (hb_file_read(&src, argv[i]) != 0) {
-			hb_error_prefix("%s: ", inst->name);
-			goto out;
-		}
-		EVP_DigestUpdate(ctx, src.data, src.len);
-		hb_buf_free(&src);
-	}
-	if (copy)
-		S_hash_dir_headers(ctx, copy);
-	for (i = 0; inst->include_dirs[i]; i++)
-		S_hash_dir_headers(ctx, inst->include_dirs[i]);
-	EVP_DigestFinal_ex(ctx, md, &mdlen);
-	hb_hex(hex, md, 8, 0);
+	if (S_inputs_hash(hex, inst, argv, src_idx, src_end, copy) != 0)
+		goto out;
 
 	res->library = hb_sprintf("%s/%s-%s.so", dir, stem, hex);
 	logpath = hb_sprintf("%s/%s-%s.log", dir, stem, hex);
@@ -421,8 +439,6 @@ int hb_build(hb_build_result **out, const hb_instance *inst, const char *profile
 	rc = 0;
 out:
 	free(output);
-	if (ctx)
-		EVP_MD_CTX_free(ctx);
 	hb_buf_free(&conf);
 	free(stem);
 	free(dir);

@@ -13,7 +13,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "callmem.h"
+#include "hbtiming.h"
 
 #define PAINT 0x5aa5c33cf00fe11eULL
 #define LIVE_MAX 16384 /* live blocks tracked at once */

@@ -16,9 +16,7 @@
 
 #include <jansson.h>
 
-#include "pool.h"
-#include "run.h"
-#include "sandbox.h"
+#include "hbcampaign.h"
 
 #ifndef HB_GIT_COMMIT
 #define HB_GIT_COMMIT "unknown"
@@ -35,46 +33,6 @@ static const hb_run_profile S_profiles[] = {
 	{ "quick", 10, 10, 51, 1000, 3, 20000, 30 },
 };
 
-
-void hb_utc_now(char out[32])
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-json_t *hb_json_str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-json_t *hb_json_int_or_null(long long v)
-{
-	return v >= 0 ? json_integer(v) : json_null();
-}
-
-int hb_json_write(const char *path, json_t *j)
-{
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	size_t len;
-	char *with_nl;
-	int rc;
-
-	if (!text)
-		return hb_error_set("%s: cannot serialise JSON", path);
-	len = strlen(text);
-	with_nl = realloc(text, len + 2);
-	if (!with_nl) {
-		free(text);
-		return hb_error_set("out of memory");
-	}
-	with_nl[len] = '\n';
-	with_nl[len + 1] = 0;
-	rc = hb_file_write_atomic(path, with_nl, len + 1);
-	free(with_nl);
-	return rc;
-}
 
 static int S_valid_system(const char *s)
 {
@@ -148,42 +106,6 @@ static int S_cpu_allowed(int cpu)
 }
 
 
-/* ---- progress ---- */
-
-void hb_run_progress(hb_run *r, const char *what, const char *result)
-{
-	FILE *p = r->o->progress;
-	double elapsed, left;
-	if (!p)
-		return;
-	elapsed = (double)(hb_now_ns() - r->t_start) / 1e9;
-	left = r->done ? elapsed / (double)r->done * (double)(r->total - r->done) : 0;
-	if (r->tty) {
-		fprintf(p, "\r\033[K[%zu/%zu] %s %s (about %.0f s left)", r->done, r->total, what,
-			result, left);
-		if (r->done == r->total)
-			fputc('\n', p);
-	} else {
-		fprintf(p, "hashbench: [%zu/%zu] %s: %s\n", r->done, r->total, what, result);
-	}
-	fflush(p);
-}
-
-void hb_run_note(hb_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void hb_run_note(hb_run *r, const char *fmt, ...)
-{
-	va_list ap;
-	if (!r->o->progress)
-		return;
-	if (r->tty)
-		fputs("\r\033[K", r->o->progress);
-	fputs("hashbench: ", r->o->progress);
-	va_start(ap, fmt);
-	vfprintf(r->o->progress, fmt, ap);
-	va_end(ap);
-	fputc('\n', r->o->progress);
-	fflush(r->o->progress);
-}
 
 /* ---- system.json ---- */
 
@@ -449,82 +371,6 @@ static void S_clean_tmp(const char *dir)
 	closedir(d);
 }
 
-
-/* ---- SHA256SUMS ---- */
-
-static int S_cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int S_collect(char ***list, size_t *n, const char *root, const char *rel)
-{
-	char *dir = rel[0] ? hb_path_join(root, rel) : hb_strdup(root);
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int rc = 0;
-	if (!d) {
-		free(dir);
-		return 0;
-	}
-	while (rc == 0 && (de = readdir(d)) != NULL) {
-		char *sub_rel, *sub;
-		struct stat st;
-		if (de->d_name[0] == '.' || strstr(de->d_name, ".tmp."))
-			continue;
-		sub_rel = rel[0] ? hb_sprintf("%s/%s", rel, de->d_name) : hb_strdup(de->d_name);
-		sub = hb_path_join(root, sub_rel);
-		if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
-			rc = S_collect(list, n, root, sub_rel);
-			free(sub_rel);
-		} else if (S_ISREG(st.st_mode) && strcmp(sub_rel, "SHA256SUMS") != 0) {
-			char **g = realloc(*list, (*n + 1) * sizeof(char *));
-			if (!g) {
-				rc = hb_error_set("out of memory");
-				free(sub_rel);
-			} else {
-				*list = g;
-				(*list)[(*n)++] = sub_rel;
-			}
-		} else {
-			free(sub_rel);
-		}
-		free(sub);
-	}
-	closedir(d);
-	free(dir);
-	return rc;
-}
-
-int hb_write_sha256sums(const char *sysdir)
-{
-	char **files = NULL, *text = NULL, *path;
-	size_t n = 0, len = 0, i;
-	FILE *f;
-	int rc = S_collect(&files, &n, sysdir, "");
-
-	if (n)
-		qsort(files, n, sizeof(char *), S_cmp_str);
-	f = open_memstream(&text, &len);
-	for (i = 0; i < n && rc == 0; i++) {
-		char hex[65], *full = hb_path_join(sysdir, files[i]);
-		rc = hb_sha256_file(hex, full);
-		if (rc == 0)
-			fprintf(f, "%s  %s\n", hex, files[i]);
-		free(full);
-	}
-	fclose(f);
-	path = hb_path_join(sysdir, "SHA256SUMS");
-	if (rc == 0)
-		rc = hb_file_write_atomic(path, text, len);
-	for (i = 0; i < n; i++)
-		free(files[i]);
-	free(files);
-	free(text);
-	free(path);
-	return rc;
-}
-
 /* ---- what the loop and an empty call cost ---- */
 
 #ifndef HB_NULL_SOURCE
@@ -554,7 +400,8 @@ static void S_empty_call(hb_run *r)
 	inst.include_dirs = none;
 	inst.extra_cflags = none;
 	if (hb_build(&b, &inst, r->o->profiles, r->o->work) != 0) {
-		hb_run_note(r, "warning: the null instance did not build: %s", hb_error_last());
+		hb_note(r->o->progress, r->tty, "warning: the null instance did not build: %s",
+			hb_error_last());
 		return;
 	}
 	hb_driver_cmd_init(&cmd, &setup, b->library, "32", NULL, 0, 256);
@@ -631,7 +478,7 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 	if ((rc = hb_catalog_load(&cat, o->submissions)) != 0 || (rc = S_check_only(cat, o->only)) != 0)
 		goto out;
 	for (i = 0; cat->warnings && cat->warnings[i]; i++)
-		hb_run_note(&r, "warning: %s", cat->warnings[i]);
+		hb_note(r.o->progress, r.tty, "warning: %s", cat->warnings[i]);
 	r.sysdir = hb_path_join(o->data_dir, o->system);
 	if ((rc = hb_mkdir_p(r.sysdir)) != 0 || (rc = S_probe_writable(r.sysdir)) != 0)
 		goto out;
@@ -658,10 +505,10 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 		json_decref(old);
 	}
 	for (i = 0; r.env->warnings && r.env->warnings[i]; i++)
-		hb_run_note(&r, "warning: %s", r.env->warnings[i]);
+		hb_note(r.o->progress, r.tty, "warning: %s", r.env->warnings[i]);
 	if (r.counter.kind != HB_COUNTER_PERF)
-		hb_run_note(&r, "warning: no hardware cycle counter here; counting with %s at %.0f MHz",
-			hb_counter_name(&r.counter), r.counter_hz / 1e6);
+		hb_note(r.o->progress, r.tty, "warning: no hardware cycle counter here; counting with "
+			"%s at %.0f MHz", hb_counter_name(&r.counter), r.counter_hz / 1e6);
 	if ((rc = hb_run_plan_make(&r, cat)) != 0)
 		goto out;
 	S_empty_call(&r);

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hbsandbox.h"
 #include "sandbox_child.h"
 
 static void S_report(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

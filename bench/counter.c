@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "counter.h"
+#include "hbtiming.h"
 
 uint64_t hb_now_ns(void)
 {

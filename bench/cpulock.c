@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run.h"
+#include "hbutil.h"
 
 static const char *S_dir(void)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "driver.h"
+#include "hbsandbox.h"
 
 void hb_driver_cmd_init(hb_driver_cmd *d, const hb_driver_setup *s, const char *library,
 	const char *bytes, const char *calls, unsigned long long order_seed, int digest_bits)

@@ -4,7 +4,7 @@
 
 #include <openssl/evp.h>
 
-#include "hashbench.h"
+#include "hbkat.h"
 
 #define SM3_LEN 32
 

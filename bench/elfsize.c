@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "run.h"
+#include "hbutil.h"
 
 int hb_elf_load_size(unsigned long long *out, const char *path)
 {

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "hashbench.h"
+#include "hbmeasure.h"
+#include "hbutil.h"
 
 /* Every read goes below root; oom records an allocation failure so the caller gets an error
  * rather than a field that silently went missing. */

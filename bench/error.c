@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hashbench.h"
+#include "hbutil.h"
 
 static _Thread_local char S_message[2048];
 

@@ -15,7 +15,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
-#include "hashbench.h"
+#include "hbutil.h"
 
 void hb_buf_free(hb_buf *buf)
 {

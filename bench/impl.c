@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashbench.h"
+#include "hbsandbox.h"
 
 #define GUARD_LEN 64
 #define GUARD_BYTE 0xA5

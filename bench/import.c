@@ -18,7 +18,6 @@
 #include <jansson.h>
 
 #include "import.h"
-#include "run.h"
 
 static void S_orig_clear(hb_imp_orig *o)
 {
@@ -29,21 +28,9 @@ static void S_orig_clear(hb_imp_orig *o)
 
 /* ---- lines about single files ---- */
 
-void hb_imp_note(hb_imp_run *m, const char *fmt, ...)
-{
-	va_list ap;
-	if (!m->o->progress)
-		return;
-	fputs("hashbench: import: ", m->o->progress);
-	va_start(ap, fmt);
-	vfprintf(m->o->progress, fmt, ap);
-	va_end(ap);
-	fputc('\n', m->o->progress);
-}
-
 static void S_refuse(hb_imp_run *m, const char *rel, const char *why)
 {
-	hb_imp_note(m, "%s/%s: %s: refused", m->dir, rel, why);
+	hb_note(m->o->progress, 0, "import: %s/%s: %s: refused", m->dir, rel, why);
 	m->sum->refused++;
 }
 
@@ -99,19 +86,6 @@ static void S_push(char ***v, char *s)
 	*v = grown;
 }
 
-static int S_cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void S_strv_free(char **v)
-{
-	size_t i;
-	for (i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* The visible entries of DIR/rel that are folders (dirs) or regular files, sorted; a symbolic
  * link or a name that cannot be a file's is refused with a line. NULL when rel is absent. */
 static char **S_list(hb_imp_run *m, const char *rel, int dirs)
@@ -143,8 +117,7 @@ static char **S_list(hb_imp_run *m, const char *rel, int dirs)
 	if (d)
 		closedir(d);
 	free(path);
-	if (n > 1)
-		qsort(v, n, sizeof(char *), S_cmp_str);
+	hb_strv_sort(v, n);
 	return v;
 }
 
@@ -251,10 +224,11 @@ static void S_one(hb_imp_run *m, const char *kind, const char *id, const char *f
 			m->recs[m->nrecs++] = (hb_imp_rfile){ r, o };
 	}
 	if (rc == 1 && why) {
-		hb_imp_note(m, "skipped %s/%s: %s", m->dir, o.src, why);
+		hb_note(m->o->progress, 0, "import: skipped %s/%s: %s", m->dir, o.src, why);
 		m->sum->skipped++;
 	} else if (rc != 0 && why) {
-		hb_imp_note(m, "%s/%s: %s; %s skipped", m->dir, o.src, why, is_log ? "KAT log" : "record");
+		hb_note(m->o->progress, 0, "import: %s/%s: %s; %s skipped", m->dir, o.src, why,
+			is_log ? "KAT log" : "record");
 		m->sum->refused++;
 	}
 out:
@@ -285,15 +259,15 @@ static void S_walk(hb_imp_run *m, const char *kind)
 			if (strncmp(ids[i], "hash-", 5) == 0) {
 				S_one(m, kind, ids[i], files[k]);
 			} else {
-				hb_imp_note(m, "skipped %s/%s/%s: category %.*s, not hash", m->dir, sub, files[k],
-					(int)strcspn(ids[i], "-"), ids[i]);
+				hb_note(m->o->progress, 0, "import: skipped %s/%s/%s: category %.*s, not hash",
+					m->dir, sub, files[k], (int)strcspn(ids[i], "-"), ids[i]);
 				m->sum->skipped++;
 			}
 		}
-		S_strv_free(files);
+		hb_strv_free(files);
 		free(sub);
 	}
-	S_strv_free(ids);
+	hb_strv_free(ids);
 }
 
 /* --catalog's entry of id, checked and copied unchanged. */
@@ -521,7 +495,7 @@ out:
 	nftw(stage, S_remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	if (rc != 0 && made_data)
 		rmdir(data);
-	S_strv_free(names);
+	hb_strv_free(names);
 	free(mine);
 	return rc;
 }
@@ -629,8 +603,8 @@ static int S_method(hb_imp_run *m)
 	if (rc == 0)
 		m->method = hb_path_join(m->dir, rel);
 	else if (rc > 0)
-		hb_imp_note(m, "no method page at %s/%s: the system's method page will be hashbench's own",
-			m->dir, rel);
+		hb_note(m->o->progress, 0, "import: no method page at %s/%s: the system's method page "
+			"will be hashbench's own", m->dir, rel);
 	free(rel);
 	return 0;
 }
@@ -673,8 +647,8 @@ static void S_free(hb_imp_run *m)
 	}
 	free(m->recs);
 	free(m->logs);
-	S_strv_free(m->only);
-	S_strv_free(m->seen);
+	hb_strv_free(m->only);
+	hb_strv_free(m->seen);
 	json_decref(m->campaign);
 	json_decref(m->build);
 	hb_buf_free(&m->campaign_raw);

@@ -6,7 +6,8 @@
 
 #include <jansson.h>
 
-#include "hashbench.h"
+#include "hbcommands.h"
+#include "hbutil.h"
 
 /* Where a file of the harness lies: records/<id>/<file> or kat/<id>/<file>. */
 typedef struct {
@@ -106,9 +107,6 @@ typedef struct {
 	char *method;               /* the method page, NULL when none */
 	hb_buf method_raw;
 } hb_imp_run;
-
-/* One line on the import's progress stream: "hashbench: import: " and the text. */
-void hb_imp_note(hb_imp_run *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- what several files say together (import_system.c) ---- */
 

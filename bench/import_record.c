@@ -11,7 +11,6 @@
 #include <time.h>
 
 #include "import.h"
-#include "run.h"
 
 #ifndef HB_GIT_COMMIT
 #define HB_GIT_COMMIT "unknown"

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "import.h"
-#include "run.h"
 
 static const char *S_s(json_t *e, const char *key)
 {
@@ -250,8 +249,8 @@ json_t *hb_imp_catalog_entry(hb_imp_run *m, const char *id)
 		json_array_append_new(j, json_string(sets[k]));
 	free(sets);
 	if (!name)
-		hb_imp_note(m, "no KAT log of %s names the algorithm: its catalog entry is named %s", id,
-			id);
+		hb_note(m->o->progress, 0, "import: no KAT log of %s names the algorithm: its catalog "
+			"entry is named %s", id, id);
 	return json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", id, "name", name ? name : id,
 		"category", "cryptographic hash algorithm", "function", "hash", "parameter_sets", j);
 }

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hashbench.h"
-#include "sandbox.h"
+#include "hbkat.h"
+#include "hbsandbox.h"
 
 #define LOOP_ROUNDS 1000000
 #define LOOP_MSG_BYTES 1024
@@ -67,38 +67,6 @@ static void S_put_num_line(S_text *t, const char *key, unsigned long long v)
 	char line[128];
 	snprintf(line, sizeof(line), "%s = %llu\n", key, v);
 	S_puts(t, line);
-}
-
-const char *hb_kat_set_name(hb_kat_set set)
-{
-	static const char *names[] = { "2_12", "2_23", "2_33", "Loop" };
-	return set < HB_KAT_NSETS ? names[set] : "?";
-}
-
-int hb_kat_sets_parse(unsigned *out_mask, const char *list)
-{
-	char *copy = hb_strdup(list), *tok, *save = NULL;
-	unsigned mask = 0;
-	int set;
-
-	if (!copy)
-		return hb_error_set("out of memory");
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (set = 0; set < HB_KAT_NSETS; set++)
-			if (strcasecmp(tok, hb_kat_set_name(set)) == 0)
-				break;
-		if (set == HB_KAT_NSETS) {
-			hb_error_set("--sets: unknown KAT set '%s' (known: 2_12, 2_23, 2_33, loop)", tok);
-			free(copy);
-			return HB_ERROR;
-		}
-		mask |= 1u << set;
-	}
-	free(copy);
-	if (!mask)
-		return hb_error_set("--sets: empty list");
-	*out_mask = mask;
-	return 0;
 }
 
 /* The seed of each file: its first 8 characters repeated 8 times. */

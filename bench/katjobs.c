@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool.h"
+#include "hbbuild.h"
+#include "hbcommands.h"
+#include "hbkat.h"
 
 typedef struct {
 	const hb_katjobs_opts *o;

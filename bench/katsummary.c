@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "run.h"
+#include "hbcampaign.h"
 
 /* ---- catalog entries ---- */
 
@@ -154,7 +154,7 @@ const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result
 		"FAIL" : "ERROR";
 	/* log first: a summary never points at a log that is not there */
 	if (hb_file_write_atomic(log_path, logtext, loglen) != 0 || hb_json_write(json_path, j) != 0)
-		hb_run_note(r, "%s", hb_error_last());
+		hb_note(r->o->progress, r->tty, "%s", hb_error_last());
 	json_decref(j);
 	free(logtext);
 out:

@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "hashbench.h"
+#include "hbpackage.h"
 
 /* Is a component of path below dir named "Implementations" (any case)? */
 static int S_under_implementations(const char *dir, const char *path)

@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "lockdown.h"
+#include "hbtiming.h"
 
 static int S_report_fd = -1;
 

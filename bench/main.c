@@ -8,8 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hashbench.h"
-#include "sandbox.h"
+#include "hbcampaign.h"
+#include "hbcommands.h"
+#include "hbsandbox.h"
 
 #ifndef HB_ALGORITHMS_DEFAULT
 #define HB_ALGORITHMS_DEFAULT "bench/algorithms"
@@ -345,43 +346,13 @@ static void S_print_warnings(const hb_catalog *cat)
 static int S_cmd_list(const S_opts *o)
 {
 	hb_catalog *cat;
-	size_t a, k, i;
-	int s;
 
 	if (o->nargs > 0)
 		return S_usage_error("list: unexpected argument '%s'", o->args[0]);
 	if (hb_catalog_load(&cat, o->submissions) != 0)
 		return S_fail();
 	S_print_warnings(cat);
-	for (a = 0; a < cat->nalgorithms; a++) {
-		const hb_algorithm *alg = &cat->algorithms[a];
-		printf("%s  %s  (%s)\n", alg->id, alg->name, alg->dir);
-		for (k = 0; k < alg->ninstances; k++) {
-			const hb_instance *inst = &alg->instances[k];
-			printf("  %-24s %-12s %5d bits  %s\n", inst->name, inst->impl, inst->digest_bits,
-				inst->dir);
-			printf("    sources:");
-			for (i = 0; inst->sources[i]; i++) {
-				const char *b = strrchr(inst->sources[i], '/');
-				printf(" %s", b ? b + 1 : inst->sources[i]);
-			}
-			printf("\n");
-			/* an instance algorithm.json declares: what it changes in the headers */
-			for (i = 0; inst->rewrites && inst->rewrites[i]; i++)
-				printf("    rewritten: %s\n", inst->rewrites[i]);
-			for (i = 0; inst->define_flags && inst->define_flags[i]; i++)
-				printf("    compiled with: %s\n", inst->define_flags[i]);
-			for (s = 0; s < HB_KAT_NSETS; s++) {
-				if (inst->kat_files[s])
-					printf("    KAT_%-5s %s\n", hb_kat_set_name(s), inst->kat_files[s]);
-				else if (inst->kat_manifest[s])
-					printf("    KAT_%-5s sha256 %.16s… in %s\n", hb_kat_set_name(s),
-						inst->kat_manifest[s], inst->kat_manifest_file[s]);
-				else
-					printf("    KAT_%-5s none\n", hb_kat_set_name(s));
-			}
-		}
-	}
+	hb_list_print(cat);
 	hb_catalog_free(cat);
 	return 0;
 }
@@ -404,91 +375,6 @@ static int S_prepare(hb_catalog **out_cat, const hb_instance **out_inst,
 
 /* ---- digest ---- */
 
-typedef struct {
-	int bits;
-	const unsigned char *msg;
-	unsigned long long msg_bits;
-} S_digest_job;
-
-/* In the sandboxed child: one digest, as hex, on the result channel. */
-static int S_digest_child(const hb_impl *impl, void *arg, int result_fd)
-{
-	const S_digest_job *job = arg;
-	size_t outlen = ((size_t)job->bits + 7) / 8;
-	unsigned char *digest = malloc(outlen);
-	char *hex = malloc(2 * outlen + 2);
-	int rc = HB_ERROR;
-
-	if (!digest || !hex)
-		hb_error_set("out of memory");
-	else if (hb_impl_hash(impl, job->bits, job->msg, job->msg_bits, digest) == 0) {
-		hb_hex(hex, digest, outlen, 0);
-		strcat(hex, "\n");
-		rc = write(result_fd, hex, strlen(hex)) == (ssize_t)strlen(hex) ? 0 :
-			hb_error_set("writing the result: %s", strerror(errno));
-	}
-	free(digest);
-	free(hex);
-	return rc;
-}
-
-/* Hash one file in a sandboxed child and print its line; 0 or 1 (reported). */
-static int S_digest_one(const S_opts *o, const hb_instance *inst, const char *library,
-	const char *file)
-{
-	const char *name = strcmp(file, "-") ? file : "standard input";
-	S_digest_job job;
-	hb_buf in;
-	hb_child c;
-	char *why = NULL;
-	int failed = 0;
-
-	if (hb_file_read_raw(&in, file) != 0) {
-		fprintf(stderr, "hashbench: %s\n", hb_error_last());
-		return 1;
-	}
-	job.bits = o->length ? (int)o->length : inst->digest_bits;
-	job.msg = in.data;
-	job.msg_bits = 8ULL * in.len;
-	if (o->bits >= 0) {
-		if ((unsigned long long)o->bits > job.msg_bits) {
-			fprintf(stderr, "hashbench: --bits %lld: %s has only %llu bits\n", o->bits, name,
-				job.msg_bits);
-			hb_buf_free(&in);
-			return 1;
-		}
-		job.msg_bits = (unsigned long long)o->bits;
-		/* the bits after the message in its last byte are zero, as NGCC requires */
-		if (job.msg_bits % 8)
-			in.data[job.msg_bits / 8] &= (unsigned char)(0xff << (8 - job.msg_bits % 8));
-	}
-	if (hb_sandbox_call(&c, library, 0, S_digest_child, &job) != 0) {
-		fprintf(stderr, "hashbench: %s: %s\n", inst->name, hb_error_last());
-		hb_buf_free(&in);
-		return 1;
-	}
-	if (c.output_len)
-		fprintf(stderr, "hashbench: %s printed (%zu bytes%s):\n%s\n", inst->name,
-			c.output_len, c.output_truncated ? ", the rest dropped" : "", c.output);
-	why = hb_child_describe(&c);
-	if (why) {
-		if (o->length && c.status == HB_CHILD_FAILED)
-			fprintf(stderr, "hashbench: --length %ld: %s refused a %ld-bit output: %s\n",
-				o->length, inst->name, o->length, why);
-		else
-			fprintf(stderr, "hashbench: %s: %s: %s\n", inst->name, name, why);
-		failed = 1;
-	} else {
-		const char *hex = c.result.data ? (const char *)c.result.data : "";
-		printf("%.*s  %s\n", (int)strcspn(hex, "\n"), hex, file);
-		fflush(stdout);
-	}
-	free(why);
-	hb_child_clear(&c);
-	hb_buf_free(&in);
-	return failed;
-}
-
 static int S_cmd_digest(const S_opts *o)
 {
 	hb_catalog *cat = NULL;
@@ -503,9 +389,9 @@ static int S_cmd_digest(const S_opts *o)
 		goto out;
 	}
 	if (o->nargs == 1)
-		rc = S_digest_one(o, inst, build->library, "-");
+		rc = hb_digest_print(inst, build->library, "-", o->bits, o->length);
 	for (i = 1; i < o->nargs; i++)
-		rc |= S_digest_one(o, inst, build->library, o->args[i]);
+		rc |= hb_digest_print(inst, build->library, o->args[i], o->bits, o->length);
 out:
 	hb_build_result_free(build);
 	hb_catalog_free(cat);

@@ -18,10 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "callmem.h"
-#include "counter.h"
-#include "lockdown.h"
-#include "sentinel_work.h"
+#include "hbtiming.h"
 
 #define GUARD_LEN 64
 #define GUARD_BYTE 0xA5

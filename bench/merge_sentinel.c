@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "run.h"
+#include "hbcommands.h"
 
 static int S_by_time(const void *x, const void *y)
 {

@@ -9,8 +9,7 @@
 
 #include <jansson.h>
 
-#include "run.h"
-#include "sandbox.h"
+#include "hbcampaign.h"
 
 static long long S_cur_khz(const hb_run *r)
 {
@@ -264,8 +263,8 @@ json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b
 			json_object_set_new(out, key, e);
 		}
 		if (!calm)
-			hb_run_note(r, "%s (%s) pass %d: %s; left out of the figures", inst->name,
-				inst->impl, pass + 1, why);
+			hb_note(r->o->progress, r->tty, "%s (%s) pass %d: %s; left out of the figures",
+				inst->name, inst->impl, pass + 1, why);
 	}
 	json_decref(child);
 	json_decref(sentinel);

@@ -13,8 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "hashbench.h"
-#include "pool.h"
+#include "hbutil.h"
 
 typedef enum { S_WAITING, S_RUNNING, S_FINISHED, S_DONE } S_state;
 

@@ -7,8 +7,7 @@
 
 #include <jansson.h>
 
-#include "run.h"
-#include "sandbox.h"
+#include "hbcampaign.h"
 
 int hb_cmp_u64(const void *x, const void *y)
 {
@@ -137,7 +136,8 @@ static void S_memory(hb_run *r, json_t *rec, json_t *res, hb_driver_cmd *drv,
 	if (strcmp(status, "ok") != 0 || !json_is_object(m)) {
 		json_object_set_new(res, "memory_detail", json_sprintf("%s%s%s", status,
 			detail ? ": " : "", detail ? detail : ""));
-		hb_run_note(r, "memory call: %s%s%s", status, detail ? ": " : "", detail ? detail : "");
+		hb_note(r->o->progress, r->tty, "memory call: %s%s%s", status, detail ? ": " : "",
+			detail ? detail : "");
 	} else {
 		cmd = json_array();
 		json_array_append_new(cmd, json_string("hashbench-measure"));
@@ -198,13 +198,38 @@ static void S_append_all(json_t *to, json_t *from)
 		json_array_append(to, x);
 }
 
+/* The record's environment: the CPU, counter and clock of its first figure's pass (first), the
+ * clock and load after its last (last); both NULL for a record without a pass. */
+static json_t *S_environment(const hb_run *r, json_t *first, json_t *last)
+{
+	json_t *env = json_object();
+	json_object_set_new(env, "cpu", first ? json_incref(json_object_get(first, "cpu")) :
+		json_integer(r->cpu));
+	json_object_set_new(env, "counter", json_string(hb_counter_name(&r->counter)));
+	json_object_set_new(env, "governor", hb_json_str_or_null(r->env->governor));
+	json_object_set_new(env, "cur_khz", S_get(first, "cur_khz"));
+	json_object_set_new(env, "cur_khz_after", S_get(last, "cur_khz_after"));
+	json_object_set_new(env, "load_before", S_get(first, "load_before"));
+	json_object_set_new(env, "load_after", S_get(last, "load_after"));
+	if (first && json_object_get(first, "started")) {
+		json_object_set(env, "started", json_object_get(first, "started"));
+		json_object_set(env, "finished", json_object_get(last, "finished"));
+	} else {
+		char now[32];
+		hb_utc_now(now);
+		json_object_set_new(env, "started", json_string(now));
+		json_object_set_new(env, "finished", json_string(now));
+	}
+	return env;
+}
+
 const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_build_result *b,
 	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes, json_t *entries)
 {
 	hb_driver_setup setup = hb_run_driver(r);
 	hb_driver_cmd drv;
 	char *path = hb_run_record_path(r, inst, bytes), *dir, num[32];
-	json_t *rec, *env, *res, *e, *failed = NULL, *first = NULL, *last = NULL, *headline = NULL;
+	json_t *rec, *res, *e, *failed = NULL, *first = NULL, *last = NULL, *headline = NULL;
 	json_t *trials = json_array(), *samples = json_array(), *retries = json_array(),
 		*passes = json_array();
 	const char *status = "ok", *detail = NULL;
@@ -269,25 +294,7 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 	json_object_set_new(rec, "command", first && json_object_get(first, "command") ?
 		json_incref(json_object_get(first, "command")) : json_array());
 	json_object_set_new(rec, "build", hb_run_build_json(b, inst));
-	env = json_object();
-	json_object_set_new(env, "cpu", first ? json_incref(json_object_get(first, "cpu")) :
-		json_integer(r->cpu));
-	json_object_set_new(env, "counter", json_string(hb_counter_name(&r->counter)));
-	json_object_set_new(env, "governor", hb_json_str_or_null(r->env->governor));
-	json_object_set_new(env, "cur_khz", S_get(first, "cur_khz"));
-	json_object_set_new(env, "cur_khz_after", S_get(last, "cur_khz_after"));
-	json_object_set_new(env, "load_before", S_get(first, "load_before"));
-	json_object_set_new(env, "load_after", S_get(last, "load_after"));
-	if (first && json_object_get(first, "started")) {
-		json_object_set(env, "started", json_object_get(first, "started"));
-		json_object_set(env, "finished", json_object_get(last, "finished"));
-	} else {
-		char now[32];
-		hb_utc_now(now);
-		json_object_set_new(env, "started", json_string(now));
-		json_object_set_new(env, "finished", json_string(now));
-	}
-	json_object_set_new(rec, "environment", env);
+	json_object_set_new(rec, "environment", S_environment(r, first, last));
 	json_object_set_new(rec, "sandbox", hb_sandbox_json(limit));
 	if (first && json_object_get(first, "output")) {
 		/* what the library printed: text in the record, never parsed */
@@ -306,8 +313,8 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 		json_object_set(rec, "samples", samples);
 		if (spread > r->spread_limit) {
 			r->sum.unstable++;
-			hb_run_note(r, "%s (%s) hash_%llu: spread %.1f %% of the median, above %.1f %%",
-				inst->name, inst->impl, bytes, spread, r->spread_limit);
+			hb_note(r->o->progress, r->tty, "%s (%s) hash_%llu: spread %.1f %% of the median, "
+				"above %.1f %%", inst->name, inst->impl, bytes, spread, r->spread_limit);
 		}
 		json_object_set_new(rec, "headline", headline);
 		json_object_set(rec, "passes", passes);
@@ -340,12 +347,12 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 
 	dir = hb_sprintf("%s/records/%s", r->sysdir, inst->algorithm->id);
 	if (hb_mkdir_p(dir) != 0 || hb_json_write(path, rec) != 0) {
-		hb_run_note(r, "%s", hb_error_last());
+		hb_note(r->o->progress, r->tty, "%s", hb_error_last());
 		status = "error";
 	}
 	if (strcmp(status, "ok") != 0)
-		hb_run_note(r, "%s (%s) hash_%llu: %s%s%s", inst->name, inst->impl, bytes,
-			detail && strncmp(detail, status, strlen(status)) == 0 ? "" : status,
+		hb_note(r->o->progress, r->tty, "%s (%s) hash_%llu: %s%s%s", inst->name, inst->impl,
+			bytes, detail && strncmp(detail, status, strlen(status)) == 0 ? "" : status,
 			detail && strncmp(detail, status, strlen(status)) != 0 ? ": " : "",
 			detail ? detail : "");
 	/* status may point into rec or entries: the caller's copy is a static name */

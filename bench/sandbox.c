@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hbsandbox.h"
 #include "sandbox_child.h"
 
 #define S_NS_ALL (CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS)

@@ -5,7 +5,7 @@
 
 #include <sys/types.h>
 
-#include "sandbox.h"
+#include "hbsandbox.h"
 
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000

@@ -10,8 +10,7 @@
 
 #include <jansson.h>
 
-#include "pool.h"
-#include "run.h"
+#include "hbcampaign.h"
 
 typedef struct {
 	const hb_instance *inst;
@@ -240,7 +239,7 @@ static int S_prepare(hb_run *r, S_lib *lib, hb_buf *out)
 	if (hb_build(&b, inst, r->o->profiles, r->o->work) != 0) {
 		char *msg = hb_strdup(hb_error_last());
 		double build_s = S_seconds_since(t0);
-		hb_run_note(r, "%s", msg);
+		hb_note(r->o->progress, r->tty, "%s", msg);
 		hb_run_kat(r, inst, NULL, msg);
 		j = json_pack("{s:s, s:f, s:f}", "build_error", msg, "build_s", build_s, "kat_s", 0.0);
 		free(msg);
@@ -249,7 +248,7 @@ static int S_prepare(hb_run *r, S_lib *lib, hb_buf *out)
 	t1 = hb_now_ns();
 	kat = hb_run_kat(r, inst, b, NULL);
 	if (hb_elf_sizes_read(&sizes, b->library) != 0)
-		hb_run_note(r, "%s", hb_error_last());
+		hb_note(r->o->progress, r->tty, "%s", hb_error_last());
 	j = json_pack("{s:s, s:o, s:I, s:I, s:I, s:f, s:f}", "kat", kat, "build", S_build_blob(b),
 		"static_bytes", (json_int_t)sizes.total, "text_bytes", (json_int_t)sizes.text,
 		"data_bytes", (json_int_t)sizes.data, "build_s", (double)(t1 - t0) / 1e9,
@@ -392,6 +391,14 @@ static int S_skip_task(void *ctx, size_t t)
 	return S_pass_sizes(r, lib, sizes, calls, &have_calls) == 0;
 }
 
+/* One line on the campaign's progress: this many of its steps done, and about how long the rest
+ * will take. */
+static void S_progress(hb_run *r, const char *what, const char *result)
+{
+	hb_progress(r->o->progress, r->tty, r->done, r->total, S_seconds_since(r->t_start), what,
+		result);
+}
+
 static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 {
 	hb_run *r = c->r;
@@ -404,7 +411,7 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 	if (!kat || !json_is_object(json_object_get(j, "build"))) {
 		c->out->build_failed++;
 		r->done += 1 + (size_t)r->prof->passes + r->nsizes;
-		hb_run_progress(r, what, "build failed");
+		S_progress(r, what, "build failed");
 		return;
 	}
 	lib->b = S_build_from_blob(json_object_get(j, "build"));
@@ -423,12 +430,12 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 		}
 	}
 	r->done++;
-	hb_run_progress(r, what, lib->kat);
+	S_progress(r, what, lib->kat);
 	if (strcmp(lib->kat, "PASS") != 0) {
 		c->out->kat_failed++;
 		if (!r->o->time_failed) {
-			hb_run_note(r, "%s (%s): KAT %s, not timed (--time-failed times it anyway)",
-				lib->inst->name, lib->inst->impl, lib->kat);
+			hb_note(r->o->progress, r->tty, "%s (%s): KAT %s, not timed (--time-failed times it "
+				"anyway)", lib->inst->name, lib->inst->impl, lib->kat);
 			r->done += (size_t)r->prof->passes + r->nsizes;
 			lib->timed = 0;
 		}
@@ -480,7 +487,7 @@ static void S_passed(S_ctx *c, S_lib *lib, int pass, json_t *j)
 		r->done++;
 	snprintf(what, sizeof(what), "%s (%s) pass %d%s", lib->inst->name, lib->inst->impl, pass + 1,
 		pass < r->prof->passes ? "" : " (more: a figure not yet confirmed)");
-	hb_run_progress(r, what, failed ? "failed" : calm ? "calm" : "disturbed");
+	S_progress(r, what, failed ? "failed" : calm ? "calm" : "disturbed");
 }
 
 static void S_recorded(S_ctx *c, const S_lib *lib, json_t *j)
@@ -507,7 +514,7 @@ static void S_recorded(S_ctx *c, const S_lib *lib, json_t *j)
 		snprintf(what, sizeof(what), "%s (%s) hash_%llu", lib->inst->name, lib->inst->impl,
 			r->sizes[i]);
 		r->done++;
-		hb_run_progress(r, what, status);
+		S_progress(r, what, status);
 	}
 	if (r->sentinel)
 		hb_sentinel_count(r->sentinel, (size_t)json_integer_value(json_object_get(j,
@@ -556,12 +563,12 @@ static void S_watch_start(hb_run *r)
 	for (i = 0; i < r->ncpus; i++)
 		if (hb_sentinel_calibrate(r->sentinel, r, r->cpus[i]) != 0) {
 			/* without a reference no record is judged by it; say so, keep going */
-			hb_run_note(r, "warning: %s: records on CPU %d are not watched", hb_error_last(),
-				r->cpus[i]);
+			hb_note(r->o->progress, r->tty, "warning: %s: records on CPU %d are not watched",
+				hb_error_last(), r->cpus[i]);
 		}
 	hb_sentinel_set_limit(r->sentinel);
-	hb_run_note(r, "the sentinel's noise on this machine: %.2f %% (robust standard deviation); "
-		"a pass more than %.1f %% off its median is measured again (%s)",
+	hb_note(r->o->progress, r->tty, "the sentinel's noise on this machine: %.2f %% (robust "
+		"standard deviation); a pass more than %.1f %% off its median is measured again (%s)",
 		hb_sentinel_noise_floor(r->sentinel), hb_sentinel_limit(r->sentinel),
 		r->o->sentinel_limit_pct > 0 ? "--sentinel-limit" : "calibrated");
 }

@@ -12,8 +12,7 @@
 
 #include <jansson.h>
 
-#include "run.h"
-#include "sentinel_work.h"
+#include "hbcampaign.h"
 
 #define CALIBRATION_RUNS 15
 
@@ -242,10 +241,10 @@ void hb_sentinel_warn(const hb_sentinel *s, hb_run *r)
 	for (i = 0; i < s->ncpus; i++) {
 		double noise = hb_sentinel_noise(s, s->cpus[i].cpu);
 		if (noise > s->limit_pct / 2)
-			hb_run_note(r, "warning: the sentinel's readings on CPU %d lay a median %.1f %% from "
-				"their median, against a --sentinel-limit of %.1f %%: this machine's speed changes "
-				"by itself (a shared or virtual host?), so many records were measured again or "
-				"marked disturbed", s->cpus[i].cpu, noise, s->limit_pct);
+			hb_note(r->o->progress, r->tty, "warning: the sentinel's readings on CPU %d lay a "
+				"median %.1f %% from their median, against a --sentinel-limit of %.1f %%: this "
+				"machine's speed changes by itself (a shared or virtual host?), so many records "
+				"were measured again or marked disturbed", s->cpus[i].cpu, noise, s->limit_pct);
 	}
 }
 

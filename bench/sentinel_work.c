@@ -3,7 +3,7 @@
  * in L1, so that it slows down for what slows hash code: a lower clock, time taken from the CPU,
  * and a sibling thread sharing the core's execution units and its L1 cache (a loop that works in
  * registers alone misses the last). It makes no system call and no allocation. */
-#include "sentinel_work.h"
+#include "hbtiming.h"
 
 static volatile uint32_t S_sink;
 

@@ -1,7 +1,7 @@
 /* stats.c — the robust statistics the campaign's judgements use: the median of a sample. */
 #include <stdlib.h>
 
-#include "run.h"
+#include "hbutil.h"
 
 static int S_cmp_double(const void *x, const void *y)
 {

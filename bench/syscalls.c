@@ -11,8 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "hashbench.h"
-#include "sandbox.h"
+#include "hbsandbox.h"
 
 /* Decided from what the driver and the KAT generator do after the library is loaded: hash,
  * read the counter and the clock, write the result, free memory, exit. Each entry says why. */

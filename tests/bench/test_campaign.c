@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "counter.h"
+#include "hbtiming.h"
 #include "support.h"
 
 #define FIXTURES HBT_FIXTURES "/submissions"

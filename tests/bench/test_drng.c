@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hbkat.h"
 #include "support.h"
 
 /* Value of "label = value" in drng-vectors.txt (caller frees), NULL when absent. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hbmeasure.h"
 #include "support.h"
 
 static hb_env *S_read(const char *tree, int cpu)

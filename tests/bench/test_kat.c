@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hbkat.h"
 #include "support.h"
 
 static hb_buf S_read(const char *path)

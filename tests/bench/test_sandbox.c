@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sandbox.h"
+#include "hbsandbox.h"
 #include "support.h"
 
 #define HOSTILE HBT_FIXTURES "/hostile"

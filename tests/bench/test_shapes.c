@@ -12,6 +12,8 @@
 
 #include <jansson.h>
 
+#include "hbbuild.h"
+#include "hbkat.h"
 #include "support.h"
 
 #define SHAPES HBT_FIXTURES "/shapes"

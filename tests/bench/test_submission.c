@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hbbuild.h"
+#include "hbkat.h"
 #include "support.h"
 
 #define FIXTURES HBT_FIXTURES "/submissions"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashbench.h"
+#include "hbpackage.h"
 #include "fuzzutil.h"
 
 /* the instance folder: shallow, as every level is walked once per input */

@@ -2,7 +2,7 @@
  * ALGORITHM_INSTANCE and DIGEST_BIT_LENGTH. */
 #include <stdlib.h>
 
-#include "hashbench.h"
+#include "hbpackage.h"
 #include "fuzzutil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashbench.h"
+#include "hbkat.h"
 #include "fuzzutil.h"
 
 /* The other side of the comparisons: the first entries of KAT_2_12 for SM3. */

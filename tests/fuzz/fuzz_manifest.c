@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashbench.h"
+#include "hbpackage.h"
 #include "fuzzutil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -2,7 +2,7 @@
  * uses (compiler, chosen profile with its fallbacks, flags) for several implementation names. */
 #include <stdlib.h>
 
-#include "hashbench.h"
+#include "hbbuild.h"
 #include "fuzzutil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

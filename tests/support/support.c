@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "hbbuild.h"
 #include "support.h"
 
 const char *hbt_shared(void)

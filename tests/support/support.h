@@ -5,7 +5,8 @@
 
 #include <criterion/criterion.h>
 
-#include "hashbench.h"
+#include "hbpackage.h"
+#include "hbsandbox.h"
 
 /* ../shared beside the repository, or NULL when this clone has none. */
 const char *hbt_shared(void);

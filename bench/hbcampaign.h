@@ -1,17 +1,66 @@
-/* run.h — what the parts of a campaign share: its state and the steps campaign.c (set-up,
- * system.json), katsummary.c (KAT evidence), record.c (one record) and schedule.c (the order
- * of the work, parallel and sharded) call on each other. Internal to bench/. */
-#ifndef HB_RUN_H
-#define HB_RUN_H
+/* hbcampaign.h — the campaign's steps: its options and state, the plan and order of its work
+ * (schedule.c), one pass of a library (passes.c), the watch on the machine's speed (sentinel.c),
+ * one record (record.c), the KAT evidence (katsummary.c) and the campaign as a whole, system.json
+ * included (campaign.c). */
+#ifndef HB_CAMPAIGN_H
+#define HB_CAMPAIGN_H
 
 #include <stdint.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
-#include "counter.h"
-#include "driver.h"
-#include "hashbench.h"
+#include "hbbuild.h"
+#include "hbkat.h"
+#include "hbmeasure.h"
+#include "hbsandbox.h"
+#include "hbtiming.h"
+#include "hbutil.h"
+
+/* ---- the campaign (campaign.c) ---- */
+
+#define HB_MAX_CPUS 16
+
+typedef struct {
+	const char *system;       /* name of this machine's evidence folder */
+	const char *profile;      /* "guide" or "quick" */
+	const char *submissions;  /* folder of algorithms */
+	const char *only;         /* comma-separated algorithm ids, or NULL for all */
+	const char *data_dir;     /* evidence root (data/) */
+	int cpus[HB_MAX_CPUS];    /* CPUs to time on, one library each at a time */
+	size_t ncpus;             /* 0: the last CPU this process may use */
+	unsigned jobs;            /* processes building and checking KATs; 0: one per CPU */
+	int overlap;              /* let builds and KAT checks run while timing */
+	unsigned shard_index;     /* this run takes shard shard_index of shard_count (1-based); */
+	unsigned shard_count;     /* 0: the whole campaign */
+	int fresh;                /* start over instead of resuming */
+	int time_failed;          /* time libraries whose KAT check did not pass */
+	unsigned kat_sets;        /* mask of KAT sets; 0: 2_12 and 2_23 */
+	const char *sizes;        /* comma-separated message sizes, or NULL for the profile's */
+	unsigned time_limit_s;    /* per child process; 0: the profile's */
+	const char *work;         /* build and scratch folder */
+	const char *profiles;     /* build profiles file, NULL: bundled */
+	const char *measure_exe;  /* the hashbench-measure driver */
+	const char *env_root;     /* "/" (tests: a recorded tree) */
+	FILE *progress;           /* stderr */
+	double spread_limit_pct;  /* a figure whose spread exceeds this is flagged; 0: 5 % */
+	double sentinel_limit_pct; /* a pass whose sentinel is further off is measured again; 0: calibrated */
+	int no_wait;              /* stop instead of waiting when a timing CPU is another campaign's */
+	unsigned passes;          /* passes over every library; 0: the profile's */
+} hb_campaign_opts;
+
+typedef struct {
+	size_t measured, kept, failed_records, kat_failed, build_failed, unstable;
+	size_t remeasured, disturbed; /* records measured again; still disturbed after that */
+} hb_campaign_summary;
+
+/* Run a whole campaign; 0 when it ran to its end (failures of libraries are counted in out,
+ * not returned), negative when it could not run (bad arguments, unwritable data folder). */
+int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o);
+/* The system.json a campaign with these options would write (caller frees). */
+int hb_campaign_system_json(char **out, const hb_campaign_opts *o);
+
+/* ---- the steps, and the state they share ---- */
 
 #define NSIZES_MAX 64
 #define MAX_RETRIES 2          /* a library's disturbed passes are measured again at most this often */
@@ -34,11 +83,6 @@ typedef struct {
 
 typedef struct hb_run_plan hb_run_plan;
 typedef struct hb_sentinel hb_sentinel;
-
-/* The static size of a library and its split (elfsize.c). */
-typedef struct {
-	unsigned long long total, text, data;
-} hb_elf_sizes;
 
 typedef struct {
 	const hb_campaign_opts *o;
@@ -70,14 +114,6 @@ typedef struct {
 	int lock_fds[HB_MAX_CPUS]; /* the timing CPUs' locks, -1 when not held */
 } hb_run;
 
-/* campaign.c */
-void hb_run_note(hb_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void hb_run_progress(hb_run *r, const char *what, const char *result);
-void hb_utc_now(char out[32]);
-json_t *hb_json_str_or_null(const char *s);
-json_t *hb_json_int_or_null(long long v);
-int hb_json_write(const char *path, json_t *j);
-
 /* katsummary.c */
 int hb_run_catalog_entry(const hb_run *r, const hb_algorithm *alg);
 /* Check one library (b NULL: its build failed with build_error); the result ("PASS", "FAIL",
@@ -99,9 +135,6 @@ int hb_run_record_reusable(const hb_run *r, const char *path, const hb_build_res
  * the exact memory of one call; its status ("ok", "error", …), static text. */
 const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_build_result *b,
 	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes, json_t *entries);
-
-/* stats.c: the median of v[0..n) (sorted in place); -1 when n is 0. */
-double hb_median(double *v, size_t n);
 
 /* passes.c */
 hb_driver_setup hb_run_driver(const hb_run *r);
@@ -151,16 +184,6 @@ double hb_sentinel_noise(const hb_sentinel *s, int cpu);
 void hb_sentinel_warn(const hb_sentinel *s, hb_run *r);
 json_t *hb_sentinel_summary(const hb_sentinel *s);
 int hb_sentinel_write(const hb_sentinel *s, const char *sysdir);
-
-/* cpulock.c: one campaign per timing CPU. */
-char *hb_cpulock_path(int cpu);
-/* Lock cpu for this campaign (who: what the next one is told); wait: block with a message on
- * msg until the other campaign ends, else fail at once. */
-int hb_cpulock_take(int *out_fd, int cpu, int wait, const char *who, FILE *msg);
-void hb_cpulock_release(int fd);
-
-/* elfsize.c */
-int hb_elf_sizes_read(hb_elf_sizes *out, const char *path);
 
 /* schedule.c: the libraries of cat this run takes (--only, --shard) into r->plan, r->total and
  * r->shard; then build, check and time them (system.json written), counting into out. */

@@ -1,12 +1,29 @@
-/* sandbox.h — one sandbox for every child process that runs submission code. */
+/* hbsandbox.h — the sandboxed call: loading and calling an implementation (impl.c), the one
+ * sandbox for every child that runs submission code (sandbox.c, confine.c, syscalls.c) and one run
+ * of the timing driver hashbench-measure in it (driver.c). */
 #ifndef HB_SANDBOX_H
 #define HB_SANDBOX_H
 
-#include <jansson.h>
 #include <stdio.h>
 
-#include "hashbench.h"
-#include "lockdown.h"
+#include <jansson.h>
+
+#include "hbtiming.h"
+#include "hbutil.h"
+
+/* ---- loading and calling an implementation (impl.c) ---- */
+
+typedef int (*hb_crypthash_fn)(int, const unsigned char *, unsigned long long, unsigned char *);
+typedef struct hb_impl hb_impl;
+
+int hb_impl_open(hb_impl **out, const char *library);
+void hb_impl_close(hb_impl *impl);
+/* Call CryptHash with guard bytes around the output; fails on a non-zero return or
+ * on a write past the ceil(digest_bits/8) bytes. out must hold that many bytes. */
+int hb_impl_hash(const hb_impl *impl, int digest_bits, const unsigned char *msg,
+	unsigned long long msg_bits, unsigned char *out);
+
+/* ---- the sandbox (sandbox.c, confine.c, syscalls.c) ---- */
 
 #define HB_SANDBOX_MEMORY_DEFAULT (4ULL << 30)
 #define HB_CHILD_OUTPUT_MAX 65536 /* bytes of a child's stdout and stderr kept */
@@ -70,5 +87,35 @@ const char *hb_child_status_name(const hb_child *c); /* ok error crash timeout v
 /* One line on what went wrong, NULL for a child that exited 0 (caller frees). */
 char *hb_child_describe(const hb_child *c);
 void hb_child_clear(hb_child *c);
+
+/* ---- the timing driver in the sandbox (driver.c) ---- */
+
+/* What every pass of a campaign passes to the driver. */
+typedef struct {
+	const char *exe;     /* the hashbench-measure program */
+	const char *counter; /* the counter's name */
+	int cpu, blocks, samples;
+	unsigned block_us, warmup_ms, max_calls;
+} hb_driver_setup;
+
+/* The driver's command line for one pass: argv as the record states it (the library by its
+ * path), run as the sandbox runs it (the library's copy, the result and filter descriptors).
+ * num holds the numbers both point into. */
+typedef struct {
+	char *argv[32];
+	char *run[40];
+	char num[10][640];
+} hb_driver_cmd;
+
+/* bytes: the message sizes, comma-separated; calls: the calls per block of each (from an
+ * earlier pass, so every pass times the same blocks), or NULL to calibrate; order_seed: the
+ * shuffled order of the sizes in each round. */
+void hb_driver_cmd_init(hb_driver_cmd *d, const hb_driver_setup *s, const char *library,
+	const char *bytes, const char *calls, unsigned long long order_seed, int digest_bits);
+/* Run the driver on library with a time limit. Returns the record's status ("ok", "error",
+ * "timeout", "crash" or "violation"); *detail (malloc'd) says why when not ok, *result is the
+ * driver's JSON object when ok (caller frees), and *run what the child did (its output). */
+const char *hb_driver_run(hb_child *run, json_t **result, char **detail, const hb_driver_cmd *d,
+	const char *library, unsigned limit_s);
 
 #endif

@@ -1,0 +1,162 @@
+/* hbutil.h — the ground floor of the benchmark library: errors, files, hex and SHA-256, child
+ * commands, string lists, JSON evidence files, notes and progress, statistics, worker processes,
+ * CPU locks and ELF sizes. Nothing here knows of packages, builds or campaigns. */
+#ifndef HB_UTIL_H
+#define HB_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#define HB_VERSION "0.1.0"
+
+/* ---- errors: every failing function stores one message and returns a negative code ---- */
+
+#define HB_ERROR (-1)
+#define HB_ENOTFOUND (-2)
+#define HB_ETIMEOUT (-3)
+
+int hb_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prefix the stored message with context ("file: " + old message). */
+int hb_error_prefix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *hb_error_last(void);
+
+/* ---- files, hex, SHA-256 and child commands (fsutil.c) ---- */
+
+typedef struct {
+	unsigned char *data;
+	size_t len;
+} hb_buf;
+
+void hb_buf_free(hb_buf *buf);
+/* Read a whole file; a name ending in `.gz` is decompressed with zlib. */
+int hb_file_read(hb_buf *out, const char *path);
+/* Write atomically: temporary file in the same folder, fsync, rename. */
+/* Read bytes as they are; "-" is standard input. */
+int hb_file_read_raw(hb_buf *out, const char *path);
+int hb_stream_read(hb_buf *out, FILE *f, const char *name);
+int hb_file_write_atomic(const char *path, const void *data, size_t len);
+int hb_mkdir_p(const char *path);
+int hb_is_dir(const char *path);
+int hb_is_file(const char *path);
+void hb_hex(char *out, const unsigned char *in, size_t len, int upper);
+/* Parse hex (any case, even length) into out (cap bytes); returns byte count or -1. */
+long hb_unhex(unsigned char *out, size_t cap, const char *hex, size_t hexlen);
+void hb_sha256(unsigned char out[32], const void *data, size_t len);
+int hb_sha256_file(char out_hex[65], const char *path);
+char *hb_strdup(const char *s);
+char *hb_path_join(const char *a, const char *b);
+char *hb_sprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Run argv with stdout+stderr captured (NUL-terminated, caller frees *out_output);
+ * returns the exit status (0..255), 128+signal, HB_ETIMEOUT after timeout_s (the child is
+ * killed), or another negative hb error. */
+int hb_run_capture(char **out_output, char *const argv[], unsigned timeout_s);
+
+/* SHA256SUMS of every other file under a system's evidence folder (sha256sums.c). */
+int hb_write_sha256sums(const char *sysdir);
+
+/* ---- string lists (strlist.c) ---- */
+
+/* Growable NULL-terminated string lists. add takes s (NULL s: out of memory); take hands the
+ * array over (an empty list when nothing was added) and leaves l empty. */
+typedef struct {
+	char **v;
+	size_t n, cap;
+} hb_strlist;
+
+int hb_strlist_add(hb_strlist *l, char *s);
+char **hb_strlist_take(hb_strlist *l);
+void hb_strv_free(char **v);
+/* Copy of a NULL-terminated list (NULL v: an empty list); NULL when out of memory. */
+char **hb_strv_dup(char *const *v);
+/* A list that continues v (taken): its length counted, room for one more. */
+hb_strlist hb_strlist_of(char **v);
+/* Sort v[0..n) by strcmp. */
+void hb_strv_sort(char **v, size_t n);
+
+/* ---- JSON evidence files and time stamps (jsonfile.c) ---- */
+
+/* The current UTC time to the second: "2026-09-28T15:05:46Z". */
+void hb_utc_now(char out[32]);
+json_t *hb_json_str_or_null(const char *s);
+/* v, or null when v < 0 (a figure that could not be read). */
+json_t *hb_json_int_or_null(long long v);
+/* j indented, in key order, with a final newline, written atomically. */
+int hb_json_write(const char *path, json_t *j);
+
+/* ---- notes and progress (note.c) ---- */
+
+/* One line "hashbench: <prefix><message>" on f (NULL: nowhere); tty first clears a progress line
+ * standing there. */
+void hb_vnote(FILE *f, int tty, const char *prefix, const char *fmt, va_list ap);
+void hb_note(FILE *f, int tty, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "[done/total] what: result", rewritten in place with the time left on a terminal. */
+void hb_progress(FILE *f, int tty, size_t done, size_t total, double elapsed_s, const char *what,
+	const char *result);
+
+/* ---- statistics (stats.c) ---- */
+
+/* The median of v[0..n) (sorted in place); -1 when n is 0. */
+double hb_median(double *v, size_t n);
+
+/* ---- worker processes (pool.c): independent tasks in child processes, results handed back in
+ * task order ---- */
+
+#define HB_POOL_MAX_CLASSES 4
+
+/* A task runs in a slot of its class (e.g. 0: build and KAT workers, 1: timing CPUs), and not
+ * before task `after` (a lower index, or -1) has been handed back. */
+typedef struct {
+	unsigned cls;
+	ssize_t after;
+} hb_pool_task;
+
+typedef struct {
+	hb_buf data;  /* what run() put in its result */
+	hb_buf out;   /* what the task printed on stdout */
+	hb_buf err;   /* and on stderr */
+	int status;   /* its wait status */
+	int skipped;  /* skip() said so: it never ran */
+} hb_pool_result;
+
+typedef struct {
+	/* in the child, stdout and stderr captured: fill result; nonzero = failed */
+	int (*run)(void *ctx, size_t task, int slot, hb_buf *result);
+	/* in the parent, in task order, once per task */
+	void (*done)(void *ctx, size_t task, const hb_pool_result *res);
+	/* in the parent when the task's turn comes, optional: nonzero = do not run it */
+	int (*skip)(void *ctx, size_t task);
+} hb_pool_fns;
+
+/* Run tasks[0..ntasks) with slots[c] processes at most for each class c. 0 when every task was
+ * handed back (whatever the tasks themselves did), negative when the pool itself failed. */
+int hb_pool_run(const hb_pool_task *tasks, size_t ntasks, const unsigned *slots, size_t nclasses,
+	const hb_pool_fns *fns, void *ctx);
+/* The CPUs this process may run on: the default number of jobs. */
+unsigned hb_pool_default_jobs(void);
+/* Print what a task printed (stdout to out, stderr to err), and say so when it died. */
+void hb_pool_replay(const hb_pool_result *res, FILE *out, FILE *err);
+
+/* ---- one campaign per timing CPU (cpulock.c) ---- */
+
+char *hb_cpulock_path(int cpu);
+/* Lock cpu for this campaign (who: what the next one is told); wait: block with a message on
+ * msg until the other campaign ends, else fail at once. */
+int hb_cpulock_take(int *out_fd, int cpu, int wait, const char *who, FILE *msg);
+void hb_cpulock_release(int fd);
+
+/* ---- the static size of a library (elfsize.c) ---- */
+
+typedef struct {
+	unsigned long long total, text, data;
+} hb_elf_sizes;
+
+int hb_elf_sizes_read(hb_elf_sizes *out, const char *path);
+/* Sum of the PT_LOAD memory sizes of an ELF file. */
+int hb_elf_load_size(unsigned long long *out, const char *path);
+
+#endif
