@@ -24,8 +24,8 @@
 
 static const unsigned long long S_guide_sizes[] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
 
-/* Passes over every library, each timing every size in blocks of about 1 ms (README: the
- * headline figure): guide, 10 passes of 60 blocks (600 ms a size in all, the guide's round,
+/* Passes over every library, each timing every size in blocks of about 1 ms (docs/campaign.md:
+ * the headline figure): guide, 10 passes of 60 blocks (600 ms a size in all, the guide's round,
  * spread over the campaign); quick, 10 of 10. Single-call samples: 101 (guide) or 51 per size
  * and pass; a record's spread is that of its fastest pass. */
 static const hb_run_profile S_profiles[] = {

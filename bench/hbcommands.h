@@ -58,10 +58,10 @@ typedef struct {
 	char system[65];
 } hb_merge_summary;
 
-/* Join the evidence folders of the shards of one campaign (README: "Splitting a campaign across
- * machines"): 0 when OUT/<system> was written; negative, with one line naming the inputs and
- * the file or field, when they cannot be joined, units are missing without allow_missing, or
- * writing failed. Nothing under OUT is changed unless it returns 0. */
+/* Join the evidence folders of the shards of one campaign (docs/shards.md): 0 when OUT/<system>
+ * was written; negative, with one line naming the inputs and the file or field, when they
+ * cannot be joined, units are missing without allow_missing, or writing failed. Nothing under
+ * OUT is changed unless it returns 0. */
 int hb_merge(hb_merge_summary *out, const hb_merge_opts *o);
 /* merge_sentinel.c: the shards' sentinel.json joined into outdir (nothing when none has one),
  * and campaign.sentinel of the merged system.json (NULL when no input has one). */
@@ -88,7 +88,7 @@ typedef struct {
 	int method;                /* whether the harness's method page was found and copied */
 } hb_import_summary;
 
-/* Convert the earlier harness's evidence (README: "Importing the earlier harness's evidence"):
+/* Convert the earlier harness's evidence (docs/import.md):
  * 0 when data_dir/NAME was written, with what was skipped or refused counted in out (each listed
  * on progress, one line a file); negative, with one message, when nothing could be imported.
  * data_dir/NAME is replaced whole only on success and only when it is absent, empty or an

@@ -1,5 +1,5 @@
 /* import.c — `hashbench import ngcc-harness`: the evidence folder of the earlier harness turned
- * into data/<system>/ of our contract (README: "Importing the earlier harness's evidence"), every
+ * into data/<system>/ of our contract (docs/import.md), every
  * original kept beside what was made from it and the whole renamed into place at the end. */
 #define _GNU_SOURCE
 #include <ctype.h>

@@ -1,4 +1,4 @@
-/* main.c — hashgen: renders the evidence of data/ as a static site (see README). Parses the
+/* main.c — hashgen: renders the evidence of data/ as a static site (see docs/site.md). Parses the
  * arguments, calls the library, and turns the result into an exit status. */
 #include <stdio.h>
 #include <stdlib.h>
