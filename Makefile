@@ -1,18 +1,19 @@
 # The front door: `make` builds into build/, `make test` runs every test, `make site` renders
-# the site, `make test-cluster` runs a campaign on a one-machine Slurm cluster, `make deps`
-# installs the Debian packages, `make clean` removes build/.
+# the site, `make test-cluster` runs a campaign on a one-machine Slurm cluster, `make install`
+# and `make package` install or package it, `make deps` installs the Debian packages, `make
+# clean` removes build/.
 BUILD ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libcmark-dev libxml2-dev zlib1g-dev \
 	libjansson-dev libssl-dev libcriterion-dev openssl \
 	chromium python3 libseccomp-dev clang libclang-rt-dev nodejs \
-	slurmctld slurmd slurm-client munge scdoc man-db
+	slurmctld slurmd slurm-client munge scdoc man-db dpkg-dev
 # The name of this machine's evidence: architecture and host name, e.g. x86_64-lab3.
 SYSTEM ?= $(shell echo "$$(uname -m)-$$(hostname -s 2>/dev/null || echo host)" | tr -c 'A-Za-z0-9_.\n-' '-')
 CMAKE_FLAGS = -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DHB_WERROR=$(if $(CI),ON,OFF)
 
-.PHONY: all build deps test test-cluster site clean
+.PHONY: all build deps test test-cluster site install uninstall package clean
 
 all: build
 
@@ -50,6 +51,23 @@ test: deps
 test-cluster: deps
 	@$(MAKE) --no-print-directory build
 	@tests/cluster/test_cluster.sh $(BUILD) .
+
+# make install PREFIX=/opt/hashbench (default /usr/local; DESTDIR for a staging root); make
+# uninstall removes what the last install wrote (CMake's install_manifest.txt).
+PREFIX ?= /usr/local
+
+install: build
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix $(PREFIX)
+
+uninstall:
+	@test -f $(BUILD)/install_manifest.txt || { echo "make uninstall: nothing installed from $(BUILD)"; exit 1; }
+	@while read -r f || [ -n "$$f" ]; do rm -f "$(DESTDIR)$$f"; done < $(BUILD)/install_manifest.txt
+	@echo "make uninstall: removed the files of $(BUILD)/install_manifest.txt"
+
+# make package: the Debian package build/hashbench_<version>_<arch>.deb (CPack).
+package: build
+	@cd $(BUILD) && cpack -G DEB >/dev/null
+	@ls $(BUILD)/hashbench_*.deb
 
 site: deps
 	@$(MAKE) --no-print-directory build

@@ -12,9 +12,6 @@
 
 #include "hbbuild.h"
 
-#ifndef HB_PROFILES_DEFAULT
-#define HB_PROFILES_DEFAULT "bench/profiles.conf"
-#endif
 
 #define COMPILE_TIME_LIMIT 300
 
@@ -264,7 +261,7 @@ char *hb_profiles_cc(const char *profiles_path)
 	hb_buf conf;
 	char *cc = NULL;
 	if (!profiles_path)
-		profiles_path = HB_PROFILES_DEFAULT;
+		profiles_path = hb_own_path(HB_OWN_PROFILES);
 	if (hb_file_read(&conf, profiles_path) != 0)
 		return NULL;
 	if (S_profile_get(&cc, (char *)conf.data, profiles_path, hb_arch(), "cc") != 0)
@@ -340,7 +337,7 @@ int hb_build(hb_build_result **out, const hb_instance *inst, const char *profile
 	if (!res)
 		return hb_error_set("out of memory");
 	if (!profiles_path)
-		profiles_path = HB_PROFILES_DEFAULT;
+		profiles_path = hb_own_path(HB_OWN_PROFILES);
 	if (hb_file_read(&conf, profiles_path) != 0)
 		goto out;
 	if (hb_profiles_resolve(&res->cc, &res->profile, &res->cflags, (char *)conf.data,

@@ -373,15 +373,11 @@ static void S_clean_tmp(const char *dir)
 
 /* ---- what the loop and an empty call cost ---- */
 
-#ifndef HB_NULL_SOURCE
-#define HB_NULL_SOURCE "bench/null/CryptHash_null.c"
-#endif
-
 /* Time the null instance (an empty CryptHash) with the profile's rounds: the mean cycles of one
  * call inside the timing loop. Left unknown (< 0) when it cannot be built or run. */
 static void S_empty_call(hb_run *r)
 {
-	char *sources[] = { HB_NULL_SOURCE, NULL }, *none[] = { NULL };
+	char *sources[] = { (char *)hb_own_path(HB_OWN_NULL_SOURCE), NULL }, *none[] = { NULL };
 	hb_driver_setup setup = hb_run_driver(r);
 	hb_driver_cmd cmd;
 	hb_child run;

@@ -73,8 +73,8 @@ int hb_digest_print(const hb_instance *inst, const char *library, const char *fi
 		return 1;
 	}
 	if (c.output_len)
-		fprintf(stderr, "hashbench: %s printed (%zu bytes%s):\n%s\n", inst->name,
-			c.output_len, c.output_truncated ? ", the rest dropped" : "", c.output);
+		fprintf(stderr, "hashbench: %s printed (%zu %s%s):\n%s\n", inst->name,
+			c.output_len, hb_plural(c.output_len, "byte", "bytes"), c.output_truncated ? ", the rest dropped" : "", c.output);
 	why = hb_child_describe(&c);
 	if (why) {
 		if (length && c.status == HB_CHILD_FAILED)

@@ -25,6 +25,24 @@ int hb_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int hb_error_prefix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *hb_error_last(void);
 
+/* ---- hashbench's own files (ownfiles.c): an installed tree's, found from the executable, or
+ * the checkout's it was built from ---- */
+
+typedef enum {
+	HB_OWN_PROFILES,    /* the build profiles, profiles.conf */
+	HB_OWN_ALGORITHMS,  /* the bundled baselines */
+	HB_OWN_NULL_SOURCE, /* the null instance's source */
+	HB_OWN_MEASURE,     /* the timing driver hashbench-measure */
+	HB_OWN_WORK,        /* the default work folder ($HASHBENCH_WORK when set) */
+	HB_OWN_COUNT
+} hb_own_file;
+
+/* The path of one of hashbench's own files (borrowed, valid for the process's life). */
+const char *hb_own_path(hb_own_file which);
+/* This machine's default evidence name: <arch>-<short host name>, e.g. x86_64-lab3, characters
+ * outside [A-Za-z0-9_.-] replaced by '-' (the caller frees). */
+char *hb_machine_name(void);
+
 /* ---- files, hex, SHA-256 and child commands (fsutil.c) ---- */
 
 typedef struct {
@@ -97,6 +115,8 @@ void hb_note(FILE *f, int tty, const char *fmt, ...) __attribute__((format(print
 /* "[done/total] what: result", rewritten in place with the time left on a terminal. */
 void hb_progress(FILE *f, int tty, size_t done, size_t total, double elapsed_s, const char *what,
 	const char *result);
+/* The word for n things: one when n is 1, else many ("1 record", "2 records"). */
+const char *hb_plural(size_t n, const char *one, const char *many);
 
 /* ---- statistics (stats.c) ---- */
 

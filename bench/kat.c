@@ -368,10 +368,12 @@ int hb_kat_compare(const char *expected, size_t expected_len, const char *got, s
 			}
 		}
 		if (rc == 0 && en != gn)
-			rc = hb_error_set("%s: expected %zu lines in the entry, got %zu", label, en, gn);
+			rc = hb_error_set("%s: expected %zu %s in the entry, got %zu", label, en,
+				hb_plural(en, "line", "lines"), gn);
 	}
 	if (rc == 0 && e.nentries != g.nentries)
-		rc = hb_error_set("expected %zu entries, got %zu", e.nentries, g.nentries);
+		rc = hb_error_set("expected %zu %s, got %zu", e.nentries,
+			hb_plural(e.nentries, "entry", "entries"), g.nentries);
 	if (rc == 0 && out_entries)
 		*out_entries = e.nentries;
 	S_entries_free(&e);
@@ -476,8 +478,8 @@ int hb_kat_generate_file(const hb_instance *inst, const char *library, hb_kat_se
 			S_gen_child, &job) != 0)
 		return HB_ERROR;
 	if (c.output_len && log)
-		fprintf(log, "  output of the library (%zu bytes%s):\n%s%s", c.output_len,
-			c.output_truncated ? ", the rest dropped" : "", c.output,
+		fprintf(log, "  output of the library (%zu %s%s):\n%s%s", c.output_len,
+			hb_plural(c.output_len, "byte", "bytes"), c.output_truncated ? ", the rest dropped" : "", c.output,
 			c.output[c.output_len - 1] == '\n' ? "" : "\n");
 	why = hb_child_describe(&c);
 	if (why)

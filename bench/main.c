@@ -12,12 +12,6 @@
 #include "hbcommands.h"
 #include "hbsandbox.h"
 
-#ifndef HB_ALGORITHMS_DEFAULT
-#define HB_ALGORITHMS_DEFAULT "bench/algorithms"
-#endif
-#ifndef HB_WORK_DEFAULT
-#define HB_WORK_DEFAULT "build/work"
-#endif
 #ifndef HB_GIT_COMMIT
 #define HB_GIT_COMMIT "unknown"
 #endif
@@ -52,12 +46,13 @@ static const char S_usage[] =
 	"                                write the ICCS KAT files (default: all four sets)\n"
 	"  kat-check [INSTANCE[:IMPL]] [--sets …] [--time-limit S] [--jobs N]  regenerate and\n"
 	"                                compare with the submitted KAT files (no INSTANCE: all)\n"
-	"  run --system NAME [--profile guide|quick] [--only ID,...] [--data DIR] [--cpu N[,M…]]\n"
+	"  run [--system NAME] [--profile guide|quick] [--only ID,...] [--data DIR] [--cpu N[,M…]]\n"
 	"      [--jobs N] [--overlap] [--shard K/N] [--fresh] [--time-failed] [--sets …]\n"
 	"      [--sizes N,...] [--time-limit S] [--spread-limit PCT] [--sentinel-limit PCT]\n"
 	"      [--passes N] [--no-wait]\n"
 	"                                the campaign: KAT, timing and memory of every library,\n"
-	"                                evidence under DIR/NAME (default data/), resumable;\n"
+	"                                evidence under DIR/NAME (default data/; NAME by default\n"
+	"                                <arch>-<host>), resumable;\n"
 	"                                builds and KAT checks in N processes (default: one per\n"
 	"                                CPU) before the timing, then N passes over every library\n"
 	"                                (default 10), serial on each --cpu; a pass whose sentinel\n"
@@ -77,7 +72,7 @@ static const char S_usage[] =
 	"options for every command that names an instance:\n"
 	"  --submissions DIR   NGCC packages with algorithm.json (default: the bundled baselines)\n"
 	"  --work DIR          where libraries are built and KAT files regenerated\n"
-	"  --profiles FILE     build profiles (default: bench/profiles.conf)\n"
+	"  --profiles FILE     build profiles (default: the bundled profiles.conf)\n"
 	"\n"
 	"the sandbox around every child that runs submission code (digest, kat-gen, kat-check, run):\n"
 	"  --sandbox-user NAME the unprivileged user children run as when hashbench is root\n"
@@ -181,8 +176,8 @@ static int S_parse(S_opts *o, int argc, char **argv)
 	char extra;
 
 	memset(o, 0, sizeof(*o));
-	o->submissions = HB_ALGORITHMS_DEFAULT;
-	o->work = getenv("HASHBENCH_WORK") ? getenv("HASHBENCH_WORK") : HB_WORK_DEFAULT;
+	o->submissions = hb_own_path(HB_OWN_ALGORITHMS);
+	o->work = hb_own_path(HB_OWN_WORK);
 	o->bits = -1;
 	o->run.profile = "guide";
 	o->run.data_dir = "data";
@@ -452,7 +447,7 @@ static int S_cmd_kat(const S_opts *o, int generate)
 		goto out;
 	}
 	if (!generate && o->nargs == 0)
-		printf("%zu of %zu libraries passed\n", n - failed, n);
+		printf("%zu of %zu %s passed\n", n - failed, n, hb_plural(n, "library", "libraries"));
 	rc = failed ? 1 : 0;
 out:
 	free(insts);
@@ -464,16 +459,7 @@ out:
 
 static char *S_measure_exe(void)
 {
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
-	if (n <= 0)
-		return hb_strdup("hashbench-measure");
-	self[n] = 0;
-	slash = strrchr(self, '/');
-	if (slash)
-		slash[1] = 0;
-	return hb_sprintf("%shashbench-measure", self);
+	return hb_strdup(hb_own_path(HB_OWN_MEASURE));
 }
 
 static void S_fill_run(S_opts *o, char *measure_exe)
@@ -504,29 +490,35 @@ static int S_cmd_env(S_opts *o)
 static int S_cmd_run(S_opts *o)
 {
 	hb_campaign_summary sum;
-	char *exe = S_measure_exe();
+	char *exe, *machine = NULL;
 	int rc;
 
-	if (o->nargs > 0) {
-		free(exe);
+	if (o->nargs > 0)
 		return S_usage_error("run: unexpected argument '%s'", o->args[0]);
-	}
 	if (!o->run.system) {
-		free(exe);
-		return S_usage_error("%s", "run: --system NAME is required (the name of this machine's "
-			"evidence, e.g. x86_1)");
+		machine = hb_machine_name();
+		o->run.system = machine;
+		fprintf(stderr, "hashbench: no --system given: this machine's evidence is %s/%s/\n",
+			o->run.data_dir, machine);
 	}
+	exe = S_measure_exe();
 	S_fill_run(o, exe);
 	rc = hb_campaign_run(&sum, &o->run);
 	free(exe);
-	if (rc != 0)
+	if (rc != 0) {
+		free(machine);
 		return S_fail();
-	fprintf(stderr, "hashbench: campaign %s finished: %zu records measured, %zu kept from an "
-		"earlier run, %zu failed; %zu libraries failed their KAT check, %zu did not build; "
-		"%zu figures with a spread above the limit; %zu records measured again, %zu still "
+	}
+	fprintf(stderr, "hashbench: campaign %s finished: %zu %s measured, %zu kept from an "
+		"earlier run, %zu failed; %zu %s failed %s KAT check, %zu did not build; "
+		"%zu %s with a spread above the limit; %zu %s measured again, %zu still "
 		"disturbed\n",
-		o->run.system, sum.measured, sum.kept, sum.failed_records, sum.kat_failed,
-		sum.build_failed, sum.unstable, sum.remeasured, sum.disturbed);
+		o->run.system, sum.measured, hb_plural(sum.measured, "record", "records"), sum.kept,
+		sum.failed_records, sum.kat_failed, hb_plural(sum.kat_failed, "library", "libraries"),
+		hb_plural(sum.kat_failed, "its", "their"), sum.build_failed, sum.unstable,
+		hb_plural(sum.unstable, "figure", "figures"), sum.remeasured,
+		hb_plural(sum.remeasured, "record", "records"), sum.disturbed);
+	free(machine);
 	return sum.failed_records || sum.kat_failed || sum.build_failed ? 1 : 0;
 }
 
@@ -542,8 +534,10 @@ static int S_cmd_merge(const S_opts *o)
 			"shards/1/x86_1 shards/2/x86_1)");
 	if (hb_merge(&sum, &m) != 0)
 		return S_fail();
-	fprintf(stderr, "hashbench: merged %zu folders into %s/%s: %zu evidence files, %zu catalog "
-		"entries%s\n", sum.inputs, o->run.data_dir, sum.system, sum.files, sum.catalog,
+	fprintf(stderr, "hashbench: merged %zu %s into %s/%s: %zu evidence %s, %zu catalog %s%s\n",
+		sum.inputs, hb_plural(sum.inputs, "folder", "folders"), o->run.data_dir, sum.system,
+		sum.files, hb_plural(sum.files, "file", "files"), sum.catalog,
+		hb_plural(sum.catalog, "entry", "entries"),
 		sum.missing ? "; units missing (listed above)" : "");
 	return 0;
 }
@@ -568,9 +562,10 @@ static int S_cmd_import(const S_opts *o)
 	m.dir = o->args[1];
 	if (hb_import_ngcc_harness(&sum, &m) != 0)
 		return S_fail();
-	fprintf(stderr, "hashbench: imported %zu records and %zu KAT logs of ngcc-harness from %s into "
+	fprintf(stderr, "hashbench: imported %zu %s and %zu KAT %s of ngcc-harness from %s into "
 		"%s/%s (catalog entries: %zu written, %zu kept; method page: %s)\n", sum.records,
-		sum.kat_logs, o->args[1], o->run.data_dir, o->run.system, sum.catalog_written,
+		hb_plural(sum.records, "record", "records"), sum.kat_logs,
+		hb_plural(sum.kat_logs, "log", "logs"), o->args[1], o->run.data_dir, o->run.system, sum.catalog_written,
 		sum.catalog_kept, sum.method ? "the harness's" : "none");
 	if (sum.skipped)
 		fprintf(stderr, "hashbench: import: %zu file%s of other categories or operations skipped "

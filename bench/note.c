@@ -43,3 +43,8 @@ void hb_progress(FILE *f, int tty, size_t done, size_t total, double elapsed_s, 
 	}
 	fflush(f);
 }
+
+const char *hb_plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}

@@ -502,7 +502,8 @@ int hg_site_check(size_t *out, const hg_site_opts *o, FILE *report)
 	if (r.n == 0) {
 		char *a = S_join(o->out_dir, ""), *b = S_join(o->data_dir, "");
 		char *sa = S_printable(a), *sb_ = S_printable(b);
-		fprintf(report, "hashgen: %s matches %s: %zu files identical\n", sa, sb_, identical);
+		fprintf(report, "hashgen: %s matches %s: %zu %s identical\n", sa, sb_, identical,
+			hg_plural(identical, "file", "files"));
 		free(sa);
 		free(sb_);
 		free(a);

@@ -244,3 +244,8 @@ int hg_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
+
+const char *hg_plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}

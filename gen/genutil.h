@@ -26,6 +26,12 @@ void hg_strv_push(char ***v, size_t *n, char *s);
 void hg_strv_free(char **v);
 /* qsort comparison of two char * */
 int hg_cmp_str(const void *a, const void *b);
+/* The word for n things: one when n is 1, else many ("1 system", "2 systems"). */
+const char *hg_plural(size_t n, const char *one, const char *many);
+
+/* ---- where the templates are by default (templatesdir.c): an installed tree's, found from the
+ * executable, or the checkout's it was built from (borrowed) ---- */
+const char *hg_templates_default(void);
 
 /* ---- the formats of the pages (format.c) ----
  *

@@ -13,7 +13,7 @@
 static const char S_usage[] =
 	"usage: hashgen [--data DIR] [--templates DIR] [--out DIR] [--strict] [--jobs N] [--check]\n"
 	"  --data DIR       evidence of every system (default data)\n"
-	"  --templates DIR  page skeleton, stylesheet and prose (default templates)\n"
+	"  --templates DIR  page skeleton, stylesheet and prose (default: the bundled templates)\n"
 	"  --out DIR        the site (default site); replaced only when all of it was rendered\n"
 	"  --strict         an evidence file that does not match SHA256SUMS is an error\n"
 	"  --jobs N         worker threads (default: one per CPU)\n"
@@ -24,7 +24,7 @@ static const char S_usage[] =
 
 int main(int argc, char **argv)
 {
-	hg_site_opts o = { "data", "templates", "site", 0, 0, NULL, NULL, stderr, 0 };
+	hg_site_opts o = { "data", NULL, "site", 0, 0, NULL, NULL, stderr, 0 };
 	hg_site_stats st;
 	size_t problems;
 	int i, check = 0;
@@ -75,6 +75,8 @@ int main(int argc, char **argv)
 			o.jobs = (int)n;
 		}
 	}
+	if (!o.templates_dir)
+		o.templates_dir = hg_templates_default();
 	if (check) {
 		if (hg_site_check(&problems, &o, stdout) != 0) {
 			fprintf(stderr, "hashgen: %s\n", hg_error_last());
@@ -86,7 +88,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hashgen: %s\n", hg_error_last());
 		return 1;
 	}
-	fprintf(stderr, "hashgen: %zu algorithm pages for %zu systems in %s/%s\n", st.pages,
-		st.systems, o.out_dir, st.warnings ? " (with warnings above)" : "");
+	fprintf(stderr, "hashgen: %zu algorithm %s for %zu %s in %s/%s\n", st.pages,
+		hg_plural(st.pages, "page", "pages"), st.systems, hg_plural(st.systems, "system", "systems"), o.out_dir, st.warnings ? " (with warnings above)" : "");
 	return 0;
 }

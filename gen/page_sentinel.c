@@ -142,15 +142,17 @@ int hg_sentinel_svg(char **out, size_t *len, const hg_system *s)
 	c.title = hg_xprintf("Machine speed on %s: the sentinel workload's cycles during the "
 		"campaign", s->name);
 	c.desc = S_one_sided(t) ? hg_xprintf("One point per timing of the sentinel workload on "
-		"system %s (%zu readings): x is the time since the campaign's start in seconds, y the "
+		"system %s (%zu %s): x is the time since the campaign's start in seconds, y the "
 		"cycles in %% above or below the tenth percentile of that CPU's readings (the machine "
 		"at its usual best); one series per CPU. The shaded band is ±%g %%; readings more than "
 		"%g %% above it are drawn as hollow red markers.", s->name, t->nreadings,
-		t->limit_pct, t->limit_pct) : hg_xprintf("One point per timing of the sentinel "
-		"workload on system %s (%zu readings): x is the time since the campaign's start in "
+		hg_plural(t->nreadings, "reading", "readings"), t->limit_pct, t->limit_pct) :
+		hg_xprintf("One point per timing of the sentinel "
+		"workload on system %s (%zu %s): x is the time since the campaign's start in "
 		"seconds, y the cycles in %% above or below the median of that CPU's readings; one "
 		"series per CPU. The shaded band is ±%g %%; readings outside it are drawn as hollow "
-		"red markers.", s->name, t->nreadings, t->limit_pct);
+		"red markers.", s->name, t->nreadings, hg_plural(t->nreadings, "reading", "readings"),
+		t->limit_pct);
 	c.x_label = "time since the campaign's start (s)";
 	c.y_label = S_one_sided(t) ? "cycles vs. the CPU's usual best (%)" :
 		"cycles vs. the CPU's median (%)";
