@@ -134,16 +134,46 @@ static void S_expect_failed(const char *sys, const char *inst, const char *statu
 	S_expect_failed_in(sys, "hostile", inst, status, detail);
 }
 
+/* A copy of hashbench a normal user can run wherever the checkout lies (a clone under a private
+ * 0700 folder is out of its reach): the build installed into a fresh folder under /tmp, with
+ * the hostile packages beside it. Fills *exe and *hostile; returns the folder (caller removes). */
+static char *S_stage(char **exe, char **hostile)
+{
+	char tmpl[] = "/tmp/hbt-sandbox-XXXXXX", cmd[1400], *dir;
+
+	cr_assert_not_null(mkdtemp(tmpl), "%s", strerror(errno));
+	cr_assert_eq(chmod(tmpl, 0755), 0);
+	dir = strdup(tmpl);
+	snprintf(cmd, sizeof(cmd), "cmake --install '%s' --prefix '%s/prefix' >/dev/null && "
+		"cp -R '%s' '%s/hostile' && chmod -R a+rX '%s'", HBT_BUILD_DIR, dir, HOSTILE, dir, dir);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	*exe = hb_path_join(dir, "prefix/bin/hashbench");
+	*hostile = hb_path_join(dir, "hostile");
+	return dir;
+}
+
 /* The campaign over the hostile and constructor packages; as uid (0: this process's user). */
 static void S_contained(const char *name, uid_t uid, gid_t gid, int user_ns)
 {
-	char *base = hbt_tmpdir(name), *data = hb_path_join(base, "data"),
-		*work = hb_path_join(base, "work"), *sys = hb_path_join(data, "hx"), *listing;
+	char *stage = NULL, *exe = strdup(HBT_HASHBENCH), *hostile = strdup(HOSTILE);
+	char *base, *data, *work, *sys, *listing;
 	char errpath[600];
 	int listener, status;
 	pid_t pid;
 	json_t *j;
 
+	if (uid) {
+		free(exe);
+		free(hostile);
+		stage = S_stage(&exe, &hostile);
+		base = hb_path_join(stage, name);
+		cr_assert_eq(hb_mkdir_p(base), 0);
+	} else {
+		base = hbt_tmpdir(name);
+	}
+	data = hb_path_join(base, "data");
+	work = hb_path_join(base, "work");
+	sys = hb_path_join(data, "hx");
 	S_victims();
 	listener = S_listener();
 	cr_assert_eq(hb_mkdir_p(work), 0);
@@ -155,8 +185,8 @@ static void S_contained(const char *name, uid_t uid, gid_t gid, int user_ns)
 	cr_assert(pid >= 0);
 	if (pid == 0) {
 		int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-		const char *argv[] = { HBT_HASHBENCH, "run", "--system", "hx", "--profile", "quick",
-			"--submissions", HOSTILE, "--only", "hostile,ctor", "--data", data, "--work", work,
+		const char *argv[] = { exe, "run", "--system", "hx", "--profile", "quick",
+			"--submissions", hostile, "--only", "hostile,ctor", "--data", data, "--work", work,
 			"--sizes", "32,4096", "--sets", "loop", "--time-failed", "--time-limit", "20", NULL };
 		if (uid && (setgid(gid) != 0 || setuid(uid) != 0))
 			_exit(126);
@@ -233,6 +263,14 @@ static void S_contained(const char *name, uid_t uid, gid_t gid, int user_ns)
 	json_decref(j);
 	cr_expect_gt(hbt_evidence_check_tree(data), 20);
 	cr_assert_eq(system("rm -rf " VICTIMS), 0);
+	if (stage) {
+		char cmd[600];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", stage);
+		cr_expect_eq(system(cmd), 0);
+	}
+	free(stage);
+	free(exe);
+	free(hostile);
 	free(sys);
 	free(work);
 	free(data);
