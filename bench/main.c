@@ -457,54 +457,52 @@ out:
 
 /* ---- run and env ---- */
 
-static char *S_measure_exe(void)
-{
-	return hb_strdup(hb_own_path(HB_OWN_MEASURE));
-}
-
-static void S_fill_run(S_opts *o, char *measure_exe)
+static void S_fill_run(S_opts *o)
 {
 	o->run.submissions = o->submissions;
 	o->run.work = o->work;
 	o->run.profiles = o->profiles;
 	o->run.kat_sets = o->sets;
-	o->run.measure_exe = measure_exe;
+	o->run.measure_exe = hb_own_path(HB_OWN_MEASURE);
+}
+
+/* Without --system, the machine's own name (the caller frees *owned). */
+static void S_default_system(S_opts *o, char **owned)
+{
+	*owned = NULL;
+	if (!o->run.system)
+		o->run.system = *owned = hb_machine_name();
 }
 
 static int S_cmd_env(S_opts *o)
 {
-	char *text = NULL, *exe = S_measure_exe();
+	char *text = NULL, *machine;
 	int rc = 0;
-	S_fill_run(o, exe);
-	if (!o->run.system)
-		o->run.system = "this-machine";
+	S_fill_run(o);
+	S_default_system(o, &machine);
 	if (hb_campaign_system_json(&text, &o->run) != 0)
 		rc = S_fail();
 	else
 		printf("%s\n", text);
 	free(text);
-	free(exe);
+	free(machine);
 	return rc;
 }
 
 static int S_cmd_run(S_opts *o)
 {
 	hb_campaign_summary sum;
-	char *exe, *machine = NULL;
+	char *machine;
 	int rc;
 
 	if (o->nargs > 0)
 		return S_usage_error("run: unexpected argument '%s'", o->args[0]);
-	if (!o->run.system) {
-		machine = hb_machine_name();
-		o->run.system = machine;
+	S_default_system(o, &machine);
+	if (machine)
 		fprintf(stderr, "hashbench: no --system given: this machine's evidence is %s/%s/\n",
 			o->run.data_dir, machine);
-	}
-	exe = S_measure_exe();
-	S_fill_run(o, exe);
+	S_fill_run(o);
 	rc = hb_campaign_run(&sum, &o->run);
-	free(exe);
 	if (rc != 0) {
 		free(machine);
 		return S_fail();

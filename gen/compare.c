@@ -324,10 +324,7 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	*ncharts = 0;
 	p->root = "../";
 	p->title = hg_printf(a, "System %s — every algorithm compared", s->name);
-	p->breadcrumb = hg_node_new(a, HG_PARA);
-	hg_add_link(a, p->breadcrumb, "../index.html", "Performance measurements", NULL);
-	hg_add_text(a, p->breadcrumb, " › ");
-	hg_add_link(a, p->breadcrumb, "index.html", s->name, NULL);
+	p->breadcrumb = hg_system_breadcrumb(a, s);
 	hg_add_text(a, p->breadcrumb, " › compare");
 	hg_add_heading(a, body, 1, p->title);
 	para = hg_add(a, body, HG_PARA);

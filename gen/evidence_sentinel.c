@@ -15,23 +15,6 @@
 
 /* ---- reading ---- */
 
-static int S_field_int(long long *out, json_t *o, const char *file, const char *prefix,
-	const char *key, int required)
-{
-	json_t *v = json_object_get(o, key);
-	char path[96];
-	snprintf(path, sizeof path, "%s%s", prefix, key);
-	*out = -1;
-	if (!v || json_is_null(v))
-		return required ? hg_ev_bad(file, path, v ? "expected an integer, got null" : "missing") : 0;
-	if (!json_is_integer(v))
-		return hg_ev_bad(file, path, "expected an integer");
-	if (json_integer_value(v) < 0)
-		return hg_ev_bad(file, path, "expected an integer of 0 or more");
-	*out = (long long)json_integer_value(v);
-	return 0;
-}
-
 /* A number of 0 or more; optional ones absent or null leave *out as it is. */
 static int S_field_num(double *out, json_t *o, const char *file, const char *prefix,
 	const char *key, int required)
@@ -47,21 +30,6 @@ static int S_field_num(double *out, json_t *o, const char *file, const char *pre
 	return 0;
 }
 
-static int S_field_str(char **out, json_t *o, const char *file, const char *prefix,
-	const char *key, int required)
-{
-	json_t *v = json_object_get(o, key);
-	char path[96];
-	snprintf(path, sizeof path, "%s%s", prefix, key);
-	*out = NULL;
-	if (!v || json_is_null(v))
-		return required ? hg_ev_bad(file, path, v ? "expected a string, got null" : "missing") : 0;
-	if (!json_is_string(v))
-		return hg_ev_bad(file, path, "expected a string");
-	*out = hg_xstrdup(json_string_value(v));
-	return 0;
-}
-
 /* How the limit was set: noise_floor_pct, limit_floor_pct, limit_source (and limit_pct) of
  * sentinel.json or of system.json's campaign.sentinel; what o has replaces what was read. */
 static int S_limit_fields(hg_sentinel *t, json_t *o, const char *file, const char *prefix)
@@ -70,7 +38,7 @@ static int S_limit_fields(hg_sentinel *t, json_t *o, const char *file, const cha
 	if (S_field_num(&t->noise_floor_pct, o, file, prefix, "noise_floor_pct", 0) ||
 		S_field_num(&t->limit_floor_pct, o, file, prefix, "limit_floor_pct", 0) ||
 		S_field_num(&t->campaign_limit_pct, o, file, prefix, "limit_pct", 0) ||
-		S_field_str(&src, o, file, prefix, "limit_source", 0))
+		hg_ev_str(&src, file, o, prefix, "limit_source", 0))
 		return -1;
 	if (src) {
 		free(t->limit_source);
@@ -87,14 +55,14 @@ static int S_reading(hg_reading *r, json_t *o, const char *file, size_t i)
 		snprintf(prefix, sizeof prefix, "readings[%zu]", i);
 		return hg_ev_bad(file, prefix, "expected an object");
 	}
-	if (S_field_str(&r->time, o, file, prefix, "time", 0) ||
+	if (hg_ev_str(&r->time, file, o, prefix, "time", 0) ||
 		S_field_num(&r->t_s, o, file, prefix, "t_s", 1) ||
-		S_field_int(&r->cpu, o, file, prefix, "cpu", 1) ||
-		S_field_str(&r->record, o, file, prefix, "record", 0) ||
-		S_field_str(&r->when, o, file, prefix, "when", 1) ||
-		S_field_int(&r->attempt, o, file, prefix, "attempt", 0) ||
-		S_field_int(&r->cycles, o, file, prefix, "cycles", 1) ||
-		S_field_int(&r->ns, o, file, prefix, "ns", 0))
+		hg_ev_int(&r->cpu, file, o, prefix, "cpu", 1) ||
+		hg_ev_str(&r->record, file, o, prefix, "record", 0) ||
+		hg_ev_str(&r->when, file, o, prefix, "when", 1) ||
+		hg_ev_int(&r->attempt, file, o, prefix, "attempt", 0) ||
+		hg_ev_int(&r->cycles, file, o, prefix, "cycles", 1) ||
+		hg_ev_int(&r->ns, file, o, prefix, "ns", 0))
 		return -1;
 	if (strcmp(r->when, "calibration") && strcmp(r->when, "before") && strcmp(r->when, "after")) {
 		snprintf(prefix, sizeof prefix, "readings[%zu].when", i);
@@ -134,7 +102,7 @@ int hg_sentinel_parse(hg_sentinel *out, const char *text, size_t len, const char
 			json_string_value(v), S_SCHEMA);
 		goto out;
 	}
-	if (S_field_str(&out->workload, j, file, "", "workload", 0) ||
+	if (hg_ev_str(&out->workload, file, j, "", "workload", 0) ||
 		S_field_num(&out->limit_pct, j, file, "", "limit_pct", 0))
 		goto out;
 	if (!(out->limit_pct > 0)) {
@@ -171,16 +139,16 @@ static int S_campaign(hg_sentinel *t, json_t *cs, const char *file)
 	const char *key;
 	if (!json_is_object(cs))
 		return hg_ev_bad(file, "campaign.sentinel", "expected an object");
-	if (S_field_int(&t->readings_count, cs, file, "campaign.sentinel.", "readings", 0) ||
-		S_field_int(&t->disturbed_records, cs, file, "campaign.sentinel.", "disturbed_records",
+	if (hg_ev_int(&t->readings_count, file, cs, "campaign.sentinel.", "readings", 0) ||
+		hg_ev_int(&t->disturbed_records, file, cs, "campaign.sentinel.", "disturbed_records",
 			0) ||
-		S_field_int(&t->remeasured_records, cs, file, "campaign.sentinel.",
+		hg_ev_int(&t->remeasured_records, file, cs, "campaign.sentinel.",
 			"remeasured_records", 0) ||
 		S_limit_fields(t, cs, file, "campaign.sentinel."))
 		return -1;
 	if (!t->traced) {
 		/* sentinel.json is the record of the readings; without it system.json says what ran */
-		if (S_field_str(&t->workload, cs, file, "campaign.sentinel.", "workload", 0) ||
+		if (hg_ev_str(&t->workload, file, cs, "campaign.sentinel.", "workload", 0) ||
 			S_field_num(&t->limit_pct, cs, file, "campaign.sentinel.", "limit_pct", 0))
 			return -1;
 	} else {

@@ -187,10 +187,7 @@ hg_page *hg_page_method(const hg_data *d, const hg_system *s, const hg_texts *tx
 
 	p->root = "../";
 	p->title = hg_printf(a, "How system %s was measured", s->name);
-	p->breadcrumb = hg_node_new(a, HG_PARA);
-	hg_add_link(a, p->breadcrumb, "../index.html", "Performance measurements", NULL);
-	hg_add_text(a, p->breadcrumb, " › ");
-	hg_add_link(a, p->breadcrumb, "index.html", s->name, NULL);
+	p->breadcrumb = hg_system_breadcrumb(a, s);
 	hg_add_text(a, p->breadcrumb, " › method");
 	hg_add_heading(a, p->body, 1, p->title);
 	if (s->imported)

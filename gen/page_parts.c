@@ -1,10 +1,19 @@
 /* page_parts.c — the parts every page builder shares: tables, warnings, the instance cell, the
- * environment rows of a system and one row of an evidence index. */
+ * environment rows of a system, a system page's breadcrumb and one row of an evidence index. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
 
 #include "pages.h"
+
+hg_node *hg_system_breadcrumb(hg_arena *a, const hg_system *s)
+{
+	hg_node *bc = hg_node_new(a, HG_PARA);
+	hg_add_link(a, bc, "../index.html", "Performance measurements", NULL);
+	hg_add_text(a, bc, " › ");
+	hg_add_link(a, bc, "index.html", s->name, NULL);
+	return bc;
+}
 
 const char *hg_arch_name(const char *arch)
 {

@@ -63,13 +63,10 @@ static void S_describe(hg_arena *a, const char *rel, const char **inst, const ch
 static void S_breadcrumb(hg_page *p, const hg_data *d, const hg_system *s, const char *id)
 {
 	hg_arena *a = p->arena;
-	hg_node *bc = hg_node_new(a, HG_PARA);
+	hg_node *bc = hg_system_breadcrumb(a, s);
 	size_t i;
 	int first = 1;
 	p->breadcrumb = bc;
-	hg_add_link(a, bc, "../index.html", "Performance measurements", NULL);
-	hg_add_text(a, bc, " › ");
-	hg_add_link(a, bc, "index.html", s->name, NULL);
 	hg_add_text(a, bc, " › ");
 	hg_add_text(a, bc, id);
 	hg_add_text(a, bc, " · system:");

@@ -23,6 +23,9 @@ int hg_prose(hg_arena *a, hg_node *parent, const char *markdown, hg_lookup_fn lo
 int hg_prose_inline(hg_arena *a, hg_node *parent, const char *markdown, hg_lookup_fn lookup,
 	void *ctx);
 
+/* The breadcrumb of a page of system s, below the site's index: "Performance measurements ›
+ * <s, linked to its index>"; the caller adds what follows. */
+hg_node *hg_system_breadcrumb(hg_arena *a, const hg_system *s);
 /* A span marked as a warning, holding text. */
 hg_node *hg_add_warning(hg_arena *a, hg_node *parent, const char *text);
 /* A table with its header row (numeric: which columns are right-aligned, NULL: none). */
