@@ -113,15 +113,11 @@ static int S_close(char **out, size_t *len, FILE *f, char **buf, size_t *size)
 	return 0;
 }
 
-int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n)
+void hg_results_csv_to(FILE *f, const hg_fig *const *rows, size_t n)
 {
-	char *buf = NULL;
-	size_t size = 0, i, k;
-	FILE *f = open_memstream(&buf, &size);
+	size_t i, k;
 	S_row r;
 
-	if (!f)
-		return hg_error_set("out of memory writing a download");
 	for (k = 0; S_columns[k]; k++)
 		fprintf(f, "%s%s", k ? "," : "", S_columns[k]);
 	fputs("\r\n", f);
@@ -134,6 +130,17 @@ int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n)
 		}
 		fputs("\r\n", f);
 	}
+}
+
+int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	if (!f)
+		return hg_error_set("out of memory writing a download");
+	hg_results_csv_to(f, rows, n);
 	return S_close(out, len, f, &buf, &size);
 }
 
@@ -180,15 +187,11 @@ static void S_json_rows(FILE *f, const hg_fig *const *rows, size_t n)
 	fputs(n ? "\n]" : "]", f);
 }
 
-int hg_results_json(char **out, size_t *len, const hg_system *const *systems, size_t nsys,
-	int describe, const hg_fig *const *rows, size_t n)
+int hg_results_json_to(FILE *f, const hg_system *const *systems, size_t nsys, int describe,
+	const hg_fig *const *rows, size_t n)
 {
-	char *buf = NULL;
-	size_t size = 0, i;
-	FILE *f = open_memstream(&buf, &size);
+	size_t i;
 
-	if (!f)
-		return hg_error_set("out of memory writing a download");
 	fputs("{\"schema\": \"hashbench.results/1\",\n\"columns\": [", f);
 	for (i = 0; S_columns[i]; i++)
 		fprintf(f, "%s\"%s\"", i ? ", " : "", S_columns[i]);
@@ -202,11 +205,8 @@ int hg_results_json(char **out, size_t *len, const hg_system *const *systems, si
 			path = hg_xprintf("%s/system.json", s->dir);
 			j = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
 			free(path);
-			if (!j) {
-				fclose(f);
-				free(buf);
+			if (!j)
 				return hg_error_set("%s/system.json: %s", s->dir, err.text);
-			}
 			desc = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII);
 			json_decref(j);
 		}
@@ -235,5 +235,22 @@ int hg_results_json(char **out, size_t *len, const hg_system *const *systems, si
 	fputs(nsys ? "\n],\n" : "],\n", f);
 	S_json_rows(f, rows, n);
 	fputs("}\n", f);
+	return 0;
+}
+
+int hg_results_json(char **out, size_t *len, const hg_system *const *systems, size_t nsys,
+	int describe, const hg_fig *const *rows, size_t n)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	if (!f)
+		return hg_error_set("out of memory writing a download");
+	if (hg_results_json_to(f, systems, nsys, describe, rows, n) != 0) {
+		fclose(f);
+		free(buf);
+		return -1;
+	}
 	return S_close(out, len, f, &buf, &size);
 }

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <openssl/evp.h>
-#include <zlib.h>
 
 #include "genutil.h"
 
@@ -115,48 +114,6 @@ int hg_write_file(const char *path, const void *data, size_t len)
 	if (close(fd) != 0)
 		return hg_error_set("%s: write failed: %s", path, strerror(errno));
 	return 0;
-}
-
-int hg_write_with_gz(const char *path, const void *data, size_t len)
-{
-	/* the multi-megabyte downloads: fastest deflate (about three times level 6 here, 10 %
-	 * larger), the pages and the rest: the default level */
-	return hg_write_with_gz_level(path, data, len, len > (4u << 20) ? 1 : 6);
-}
-
-int hg_write_with_gz_level(const char *path, const void *data, size_t len, int level)
-{
-	z_stream z;
-	unsigned char *buf;
-	size_t cap;
-	char *gz;
-	int rc;
-
-	if (hg_write_file(path, data, len) != 0)
-		return -1;
-	memset(&z, 0, sizeof(z));
-	/* windowBits 15 + 16: a gzip wrapper; zlib writes mtime 0 unless told otherwise */
-	if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return hg_error_set("%s: zlib failed", path);
-	cap = deflateBound(&z, (uLong)len) + 32;
-	buf = malloc(cap);
-	if (!buf)
-		S_oom();
-	z.next_in = (Bytef *)data;
-	z.avail_in = (uInt)len;
-	z.next_out = buf;
-	z.avail_out = (uInt)cap;
-	rc = deflate(&z, Z_FINISH);
-	deflateEnd(&z);
-	if (rc != Z_STREAM_END) {
-		free(buf);
-		return hg_error_set("%s: zlib failed", path);
-	}
-	gz = hg_xprintf("%s.gz", path);
-	rc = hg_write_file(gz, buf, cap - z.avail_out);
-	free(gz);
-	free(buf);
-	return rc;
 }
 
 int hg_mkdirs(const char *path)

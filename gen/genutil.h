@@ -5,8 +5,9 @@
 #define HG_GENUTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
-/* ---- errors and files (genutil.c) ---- */
+/* ---- errors and files (genutil.c), gzip twins (gztwin.c) ---- */
 
 int hg_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *hg_error_last(void);
@@ -18,6 +19,12 @@ int hg_write_file(const char *path, const void *data, size_t len);
  * downloads) are compressed at level 1, the rest at level 6. */
 int hg_write_with_gz(const char *path, const void *data, size_t len);
 int hg_write_with_gz_level(const char *path, const void *data, size_t len, int level);
+/* The same two files written as a stream, in bounded memory (gztwin.c): what is written to the
+ * stream becomes path and path.gz, byte for byte what hg_write_with_gz writes for the same text.
+ * NULL (the error set) when either cannot be created; hg_gztwin_close returns -1 when a write
+ * failed, the error naming the file. */
+FILE *hg_gztwin_open(const char *path);
+int hg_gztwin_close(FILE *f);
 int hg_mkdirs(const char *path);
 void hg_sha256_hex(char out[65], const void *data, size_t len);
 int hg_rm_rf(const char *path);

@@ -5,6 +5,7 @@
 #define HG_RENDER_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "figures.h"
 #include "model.h"
@@ -83,10 +84,14 @@ int hg_chart_trace_svg(char **out, size_t *len, const hg_chart_trace *c);
 /* The rows as CSV: a header row of the column names, then one row per figure. *out is the
  * caller's (free). */
 int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n);
+void hg_results_csv_to(FILE *f, const hg_fig *const *rows, size_t n);
 /* {"schema": "hashbench.results/1", "columns": […], "systems": [{"system", "system_json",
  * "system_json_sha256", "description": <system.json> when describe}], "figures": [{column:
  * value}]} */
 int hg_results_json(char **out, size_t *len, const hg_system *const *systems, size_t nsys,
 	int describe, const hg_fig *const *rows, size_t n);
+/* The same into f, as it goes: the site's downloads, without the whole text in memory. */
+int hg_results_json_to(FILE *f, const hg_system *const *systems, size_t nsys, int describe,
+	const hg_fig *const *rows, size_t n);
 
 #endif

@@ -102,15 +102,12 @@ typedef struct {
 static void *S_json(void *arg)
 {
 	S_json_job *r = arg;
-	char *text = NULL, *path;
-	size_t len;
-	r->rc = hg_results_json(&text, &len, r->systems, r->nsystems, 1, r->rows, r->n);
-	if (r->rc == 0) {
-		path = hg_xprintf("%s/results.json", r->tmp);
-		r->rc = hg_write_with_gz(path, text, len);
-		free(path);
-		free(text);
-	}
+	char *path = hg_xprintf("%s/results.json", r->tmp);
+	FILE *f = hg_gztwin_open(path);
+	free(path);
+	r->rc = !f ? -1 : hg_results_json_to(f, r->systems, r->nsystems, 1, r->rows, r->n);
+	if (f && hg_gztwin_close(f) != 0)
+		r->rc = -1;
 	if (r->rc != 0)
 		r->error = hg_xstrdup(hg_error_last());
 	return NULL;
@@ -120,8 +117,9 @@ int hg_site_results(const char *tmp, const hg_data *d, const hg_fig *const *rows
 {
 	const hg_system **systems = calloc(d->nsystems + 1, sizeof(*systems));
 	S_json_job r = { tmp, NULL, d->nsystems, rows, n, 0, NULL };
-	char *text = NULL, *path;
-	size_t len, i;
+	char *path;
+	size_t i;
+	FILE *f;
 	pthread_t t;
 	int rc, threaded;
 
@@ -131,13 +129,12 @@ int hg_site_results(const char *tmp, const hg_data *d, const hg_fig *const *rows
 	threaded = pthread_create(&t, NULL, S_json, &r) == 0;
 	if (!threaded)
 		S_json(&r);
-	rc = hg_results_csv(&text, &len, rows, n);
-	if (rc == 0) {
-		path = hg_xprintf("%s/results.csv", tmp);
-		rc = hg_write_with_gz(path, text, len);
-		free(path);
-		free(text);
-	}
+	path = hg_xprintf("%s/results.csv", tmp);
+	f = hg_gztwin_open(path);
+	free(path);
+	if (f)
+		hg_results_csv_to(f, rows, n);
+	rc = !f || hg_gztwin_close(f) != 0 ? -1 : 0;
 	if (threaded)
 		pthread_join(t, NULL);
 	if (rc == 0 && r.rc != 0)

@@ -1,0 +1,247 @@
+/* gztwin.c — a file and its gzip twin (path.gz, no timestamp in the header), written from one
+ * buffer or as a stream in bounded memory, the same bytes either way. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "genutil.h"
+
+/* Files larger than this (the site's downloads) are compressed at level 1, the rest at 6. */
+#define S_BIG ((size_t)4 << 20)
+
+static unsigned char *S_alloc(size_t n)
+{
+	unsigned char *p = malloc(n ? n : 1);
+	if (!p) {
+		fprintf(stderr, "hashgen: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* windowBits 15 + 16: a gzip wrapper; zlib writes mtime 0 unless told otherwise */
+static int S_deflate_init(z_stream *z, int level)
+{
+	memset(z, 0, sizeof(*z));
+	return deflateInit2(z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK ? 0 : -1;
+}
+
+int hg_write_with_gz(const char *path, const void *data, size_t len)
+{
+	/* the multi-megabyte downloads: fastest deflate (about three times level 6 here, 10 %
+	 * larger), the pages and the rest: the default level */
+	return hg_write_with_gz_level(path, data, len, len > S_BIG ? 1 : 6);
+}
+
+/* data deflated at level: *out (the caller's) and its length, or -1 (path names the file). */
+static int S_gz_bytes(unsigned char **out, size_t *outlen, const void *data, size_t len,
+	int level, const char *path)
+{
+	z_stream z;
+	size_t cap;
+	int rc;
+
+	*out = NULL;
+	if (S_deflate_init(&z, level) != 0)
+		return hg_error_set("%s: zlib failed", path);
+	cap = deflateBound(&z, (uLong)len) + 32;
+	*out = S_alloc(cap);
+	z.next_in = (Bytef *)data;
+	z.avail_in = (uInt)len;
+	z.next_out = *out;
+	z.avail_out = (uInt)cap;
+	rc = deflate(&z, Z_FINISH);
+	deflateEnd(&z);
+	*outlen = cap - z.avail_out;
+	if (rc != Z_STREAM_END) {
+		free(*out);
+		*out = NULL;
+		return hg_error_set("%s: zlib failed", path);
+	}
+	return 0;
+}
+
+int hg_write_with_gz_level(const char *path, const void *data, size_t len, int level)
+{
+	unsigned char *buf;
+	size_t n;
+	char *gz;
+	int rc;
+
+	if (hg_write_file(path, data, len) != 0)
+		return -1;
+	gz = hg_xprintf("%s.gz", path);
+	rc = S_gz_bytes(&buf, &n, data, len, level, gz);
+	if (rc == 0)
+		rc = hg_write_file(gz, buf, n);
+	free(buf);
+	free(gz);
+	return rc;
+}
+
+/* ---- the stream: what hg_write_with_gz writes, without the whole text in memory ---- */
+
+typedef struct {
+	char *path, *gzpath;
+	int fd, gzfd;
+	unsigned char *held;   /* the first S_BIG bytes, until the size (and so the level) is known */
+	size_t nheld;
+	int streaming;         /* more than S_BIG: deflating at level 1 as the bytes come */
+	z_stream z;
+	unsigned char out[1 << 16];
+	char error[512];
+} S_twin;
+
+static int S_fail(S_twin *t, const char *what, const char *path)
+{
+	if (!t->error[0])
+		snprintf(t->error, sizeof(t->error), "%s: %s%s%s", path, what, errno ? ": " : "",
+			errno ? strerror(errno) : "");
+	return -1;
+}
+
+static int S_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Deflate what is in t->z's input (finishing when flush is Z_FINISH) into the .gz file. */
+static int S_pump(S_twin *t, int flush)
+{
+	int rc;
+	do {
+		t->z.next_out = t->out;
+		t->z.avail_out = sizeof(t->out);
+		rc = deflate(&t->z, flush);
+		if (rc == Z_STREAM_ERROR)
+			return S_fail(t, "zlib failed", t->gzpath);
+		errno = 0;
+		if (S_write_all(t->gzfd, t->out, sizeof(t->out) - t->z.avail_out) != 0)
+			return S_fail(t, "write failed", t->gzpath);
+	} while (t->z.avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
+	return 0;
+}
+
+static int S_feed(S_twin *t, const void *data, size_t len)
+{
+	t->z.next_in = (Bytef *)data;
+	t->z.avail_in = (uInt)len;
+	return S_pump(t, Z_NO_FLUSH);
+}
+
+static ssize_t S_twin_write(void *cookie, const char *buf, size_t size)
+{
+	S_twin *t = cookie;
+	/* the stream's write: the bytes taken, 0 on error (never negative: fopencookie(3)) */
+	if (t->error[0])
+		return 0;
+	errno = 0;
+	if (S_write_all(t->fd, buf, size) != 0)
+		return S_fail(t, "write failed", t->path) + 1;
+	if (!t->streaming && t->nheld + size <= S_BIG) {
+		memcpy(t->held + t->nheld, buf, size);
+		t->nheld += size;
+		return (ssize_t)size;
+	}
+	if (!t->streaming) {
+		/* over S_BIG: a download, level 1; what was held goes first */
+		if (S_deflate_init(&t->z, 1) != 0)
+			return S_fail(t, "zlib failed", t->gzpath) + 1;
+		t->streaming = 1;
+		if (S_feed(t, t->held, t->nheld) != 0)
+			return 0;
+		free(t->held);
+		t->held = NULL;
+	}
+	return S_feed(t, buf, size) == 0 ? (ssize_t)size : 0;
+}
+
+static int S_twin_close(void *cookie)
+{
+	S_twin *t = cookie;
+	int rc = t->error[0] ? -1 : 0;
+
+	if (rc == 0 && t->streaming) {
+		rc = S_pump(t, Z_FINISH);
+	} else if (rc == 0) {
+		/* S_BIG or less: deflated as one buffer at level 6, as hg_write_with_gz does */
+		unsigned char *buf;
+		size_t n;
+		rc = S_gz_bytes(&buf, &n, t->held, t->nheld, 6, t->gzpath);
+		errno = 0;
+		if (rc == 0 && S_write_all(t->gzfd, buf, n) != 0)
+			rc = S_fail(t, "write failed", t->gzpath);
+		else if (rc != 0)
+			snprintf(t->error, sizeof(t->error), "%s", hg_error_last());
+		free(buf);
+	}
+	if (t->streaming)
+		deflateEnd(&t->z);
+	errno = 0;
+	if (close(t->fd) != 0 && rc == 0)
+		rc = S_fail(t, "write failed", t->path);
+	if (t->gzfd >= 0 && close(t->gzfd) != 0 && rc == 0)
+		rc = S_fail(t, "write failed", t->gzpath);
+	if (rc != 0)
+		hg_error_set("%s", t->error);
+	free(t->held);
+	free(t->path);
+	free(t->gzpath);
+	free(t);
+	return rc;
+}
+
+FILE *hg_gztwin_open(const char *path)
+{
+	cookie_io_functions_t io = { NULL, S_twin_write, NULL, S_twin_close };
+	S_twin *t = calloc(1, sizeof(*t));
+	FILE *f;
+
+	if (!t) {
+		hg_error_set("out of memory");
+		return NULL;
+	}
+	t->path = hg_xstrdup(path);
+	t->gzpath = hg_xprintf("%s.gz", path);
+	t->held = S_alloc(S_BIG);
+	t->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	t->gzfd = t->fd < 0 ? -1 : open(t->gzpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	f = t->gzfd < 0 ? NULL : fopencookie(t, "w", io);
+	if (!f) {
+		hg_error_set("%s: cannot write: %s", t->fd < 0 ? path : t->gzpath, strerror(errno));
+		if (t->fd >= 0)
+			close(t->fd);
+		if (t->gzfd >= 0)
+			close(t->gzfd);
+		free(t->held);
+		free(t->path);
+		free(t->gzpath);
+		free(t);
+		return NULL;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 16);
+	return f;
+}
+
+int hg_gztwin_close(FILE *f)
+{
+	/* a failed write or close has set the error, naming the file */
+	int bad = ferror(f);
+	return fclose(f) != 0 || bad ? -1 : 0;
+}
