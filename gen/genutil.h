@@ -15,10 +15,11 @@ char *hg_xstrdup(const char *s);
 char *hg_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int hg_read_file(char **out, size_t *len, const char *path);
 int hg_write_file(const char *path, const void *data, size_t len);
-/* Write path and path.gz (zlib, gzip header without timestamp); files over 4 MiB (the site's
- * downloads) are compressed at level 1, the rest at level 6. */
+/* Write path and path.gz (gzip, no timestamp in the header): up to 4 MiB deflated at level 6
+ * by libdeflate, files over 4 MiB (the site's downloads) at level 1 by zlib. */
 int hg_write_with_gz(const char *path, const void *data, size_t len);
-int hg_write_with_gz_level(const char *path, const void *data, size_t len, int level);
+/* Free the calling thread's compressor; a thread that wrote twins calls it before it ends. */
+void hg_gztwin_release(void);
 /* The same two files written as a stream, in bounded memory (gztwin.c): what is written to the
  * stream becomes path and path.gz, byte for byte what hg_write_with_gz writes for the same text.
  * NULL (the error set) when either cannot be created; hg_gztwin_close returns -1 when a write

@@ -342,6 +342,7 @@ static void S_finish(S_build *b, int rc)
 	free(b->generator);
 	hg_template_free(b->template);
 	hg_data_free(b->d);
+	hg_gztwin_release();
 }
 
 int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)

@@ -543,6 +543,7 @@ static void *S_worker(void *arg)
 			atomic_store(&c->failed, 1);
 	}
 	hg_evidence_release();
+	hg_gztwin_release();
 	return NULL;
 }
 

@@ -110,6 +110,7 @@ static void *S_json(void *arg)
 		r->rc = -1;
 	if (r->rc != 0)
 		r->error = hg_xstrdup(hg_error_last());
+	hg_gztwin_release();
 	return NULL;
 }
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# run.sh — time hashgen on synthetic evidence trees (N = 100 and 1000 algorithms, 2 systems):
-# clean builds, then a rebuild after one record changes, checked against a clean build.
+# run.sh — time hashgen on synthetic evidence trees (N = 100 and 1000 algorithms, 2 systems) and
+# Hugo on the Markdown twins of the same pages, alternating in every round: clean builds, then a
+# rebuild after one record changes, checked against a clean build.
 #
 # usage: bench/gen-bench/run.sh [HASHGEN]      (default build/bin/hashgen)
 # environment: GEN_BENCH_DIR   work folder, kept between runs (default ${TMPDIR:-/tmp}/hashgen-gen-bench)
 #              GEN_BENCH_SIZES algorithm counts to time (default "100 1000")
+#              GEN_BENCH_ROUNDS clean builds of each tool per N (default 3)
 #              GEN_BENCH_SYSTEMS, GEN_BENCH_SEED   passed to synth.py (default 2, 1)
 set -u -o pipefail
 
@@ -14,6 +16,7 @@ synth=$here/synth.py
 sizes=${GEN_BENCH_SIZES:-100 1000}
 systems=${GEN_BENCH_SYSTEMS:-2}
 seed=${GEN_BENCH_SEED:-1}
+rounds=${GEN_BENCH_ROUNDS:-3}
 work=${GEN_BENCH_DIR:-${TMPDIR:-/tmp}/hashgen-gen-bench}
 
 die() { echo "gen-bench: $*" >&2; exit 1; }
@@ -39,6 +42,7 @@ for n in $sizes; do
 done
 case $systems in ''|*[!0-9]*|0) die "GEN_BENCH_SYSTEMS: '$systems' is not a positive number" ;; esac
 case $seed in ''|*[!0-9]*) die "GEN_BENCH_SEED: '$seed' is not a number" ;; esac
+case $rounds in ''|*[!0-9]*|0) die "GEN_BENCH_ROUNDS: '$rounds' is not a positive number" ;; esac
 
 # ---- the machine ----
 cpu_model=$(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')
@@ -106,18 +110,89 @@ prepare() {
 	echo "$stamp" >"$dir/synth.ok"
 }
 
-# ---- clean builds ----
-printf '%7s %7s %9s %9s %14s\n' N pages wall_s pages/s peak_RSS_MiB
+# ---- Hugo on the same pages ----
+# hugo_site N: $work/nN/hugo holds a Hugo site whose content is the Markdown twins of hashgen's
+# algorithm pages (the same 2 x N pages, the same text) and a one-line layout.
+hugo_site() {
+	local n=$1 dir=$work/n$1 site=$work/n$1/site sysdir s
+	rm -rf "$dir/hugo"
+	mkdir -p "$dir/hugo/layouts/_default" "$dir/hugo/content" || return 1
+	printf '%s\n' 'baseURL = "http://example.org/"' 'title = "gen-bench"' \
+		'disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]' \
+		>"$dir/hugo/config.toml"
+	printf '%s\n' '<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{ .Title }}</title></head><body>{{ .Content }}</body></html>' \
+		>"$dir/hugo/layouts/_default/single.html"
+	printf '%s\n' '<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{ .Title }}</title></head><body><ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul></body></html>' \
+		>"$dir/hugo/layouts/_default/list.html"
+	for sysdir in "$site"/*/; do
+		s=$(basename "$sysdir")
+		[ "$s" = data ] && continue
+		mkdir -p "$dir/hugo/content/$s" || return 1
+		find "$sysdir" -maxdepth 1 -name 'hash-*.md' -exec cp -t "$dir/hugo/content/$s" {} + ||
+			return 1
+	done
+}
+
+# run_hugo N LOG: a timed Hugo build of $work/nN/hugo into a fresh public/; sets wall and rss_kib
+run_hugo() {
+	local dir=$work/n$1/hugo log=$2 rc
+	rm -rf "$dir/public" "$dir/resources"
+	if [ $timer = gnu ]; then
+		"$time_bin" -f '%e %M' -o "$log.time" hugo --quiet --source "$dir" >"$log.out" 2>"$log.err"
+		rc=$?
+		read -r wall rss_kib < <(tail -n1 "$log.time")
+	else
+		local TIMEFORMAT=%3R
+		{ time hugo --quiet --source "$dir" >"$log.out" 2>"$log.err"; } 2>"$log.time"
+		rc=$?
+		wall=$(tail -n1 "$log.time")
+		rss_kib=
+	fi
+	[ $rc -eq 0 ] || { echo "gen-bench: hugo failed (exit status $rc), see $log.err" >&2; head -n 5 "$log.err" >&2; }
+	return $rc
+}
+
+# stats V...: "median min max" of the numbers given
+stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f %.2f %.2f", m, v[1], v[NR] }'; }
+maxof() { printf '%s\n' "$@" | sort -g | tail -n1; }
+
+# ---- clean builds, hashgen and Hugo alternating ----
+if command -v hugo >/dev/null; then
+	hugo_version=$(hugo version 2>/dev/null | cut -d' ' -f2)
+	echo "hugo: $(command -v hugo) ($hugo_version), on the Markdown twins of the same algorithm pages"
+else
+	hugo_version=
+	note "hugo not found (make deps installs it): hashgen alone"
+fi
+echo "rounds: $rounds, hashgen then Hugo in each; wall time median (min-max), peak RSS the largest"
+printf '%7s %7s %-8s %22s %9s %9s\n' N pages tool wall_s pages/s peak_MiB
 last=
 for n in $sizes; do
 	prepare "$n" || die "N=$n: synthesis failed"
 	dir=$work/n$n
-	rm -rf "$dir/site"
-	run_hashgen "$dir/data" "$dir/site" "$dir/clean" || exit 1
+	hw=() hr=() uw=() ur=()
+	for ((r = 1; r <= rounds; r++)); do
+		rm -rf "$dir/site" "$dir/site.hashgen-cache"
+		run_hashgen "$dir/data" "$dir/site" "$dir/clean" || exit 1
+		hw+=("$wall") hr+=("${rss_kib:-0}")
+		if [ -n "$hugo_version" ]; then
+			[ "$r" -gt 1 ] || hugo_site "$n" || die "N=$n: could not make the Hugo site"
+			run_hugo "$n" "$dir/hugo-build" || exit 1
+			uw+=("$wall") ur+=("${rss_kib:-0}")
+		fi
+	done
 	pages=$(count_pages "$dir/site")
-	printf '%7s %7s %9s %9s %14s\n' "$n" "$pages" "$wall" "$(rate "$pages" "$wall")" "$(mib "$rss_kib")"
 	[ "$pages" -eq $((n * systems)) ] ||
 		note "N=$n: expected $((n * systems)) algorithm pages (N x systems), found $pages"
+	read -r hmed hmin hmax < <(stats "${hw[@]}")
+	printf '%7s %7s %-8s %22s %9s %9s\n' "$n" "$pages" hashgen "$hmed ($hmin-$hmax)" \
+		"$(rate "$pages" "$hmed")" "$(mib "$(maxof "${hr[@]}")")"
+	if [ -n "$hugo_version" ]; then
+		read -r umed umin umax < <(stats "${uw[@]}")
+		printf '%7s %7s %-8s %22s %9s %9s\n' "$n" "$pages" hugo "$umed ($umin-$umax)" \
+			"$(rate "$pages" "$umed")" "$(mib "$(maxof "${ur[@]}")")"
+		echo "N=$n: hashgen renders $(awk -v a="$umed" -v b="$hmed" 'BEGIN { printf "%.2f", a / b }') times Hugo's pages per second (medians)"
+	fi
 	last=$n
 done
 
