@@ -1,9 +1,10 @@
 /* site.c — the site's conductor: hg_site_build reads the evidence and the templates, then runs the
- * steps that write the site into a new folder beside --out (the algorithm pages, each system's
- * pages, the index, the downloads, the stylesheet and the sitemap) and puts it in place of --out
- * only when every step succeeded, the rebuild cache last. */
+ * steps that write the site into a new folder beside --out (the algorithm pages; each system's
+ * pages and the index, with the downloads beside them; the stylesheet and the sitemap) and puts
+ * it in place of --out only when every step succeeded, the rebuild cache last. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ typedef struct {
 	char **pages;       /* the sitemap's pages */
 	size_t npages;
 	hg_algpages *ap;
+	char *downloads_error; /* why the downloads' thread failed, NULL when it did not */
 } S_build;
 
 static int S_read_template(char **out, const char *dir, const char *name)
@@ -285,14 +287,35 @@ static int S_index(S_build *b)
 	return rc;
 }
 
-/* results.csv and results.json, and the catalog beside the evidence copies. */
-static int S_downloads(S_build *b)
+/* results.csv and results.json, and the catalog beside the evidence copies; run by a thread of
+ * its own beside the system pages (S_spanning), its failure kept in b->downloads_error. */
+static void *S_downloads(void *arg)
 {
+	S_build *b = arg;
 	size_t nrows;
 	const hg_fig **rows = hg_algpages_rows(b->ap, (size_t)-1, &nrows);
 	int rc = hg_site_results(b->tmp, b->d, rows, nrows);
 	free(rows);
-	return rc != 0 ? -1 : hg_site_catalog(b->tmp, b->d);
+	if (rc != 0 || hg_site_catalog(b->tmp, b->d) != 0)
+		b->downloads_error = hg_xstrdup(hg_error_last());
+	hg_gztwin_release();
+	return NULL;
+}
+
+/* What spans the algorithm pages: the downloads on a second thread while this one writes each
+ * system's pages and the index (they read the same rows, and write different files). */
+static int S_spanning(S_build *b)
+{
+	pthread_t t;
+	int threaded = pthread_create(&t, NULL, S_downloads, b) == 0, rc;
+	if (!threaded)
+		S_downloads(b);
+	rc = S_system_pages(b) != 0 || S_index(b) != 0 ? -1 : 0;
+	if (threaded)
+		pthread_join(t, NULL);
+	if (rc == 0 && b->downloads_error)
+		rc = hg_error_set("%s", b->downloads_error);
+	return rc;
 }
 
 static int S_style_and_sitemap(S_build *b)
@@ -331,6 +354,7 @@ static void S_finish(S_build *b, int rc)
 		free(msg);
 	}
 	hg_algpages_free(b->ap);
+	free(b->downloads_error);
 	hg_strv_free(b->pages);
 	free(b->ids);
 	free(b->headlines);
@@ -362,8 +386,8 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 		goto out;
 	S_find_previous(&b);
 	S_collect_ids(&b);
-	if (S_make_tmp(&b) != 0 || S_algorithm_pages(&b) != 0 || S_system_pages(&b) != 0 ||
-		S_index(&b) != 0 || S_downloads(&b) != 0 || S_style_and_sitemap(&b) != 0)
+	if (S_make_tmp(&b) != 0 || S_algorithm_pages(&b) != 0 || S_spanning(&b) != 0 ||
+		S_style_and_sitemap(&b) != 0)
 		goto out;
 	if (!o->render_only && S_put_in_place(&b) != 0)
 		goto out;
