@@ -7,6 +7,7 @@
 # environment: GEN_BENCH_DIR   work folder, kept between runs (default ${TMPDIR:-/tmp}/hashgen-gen-bench)
 #              GEN_BENCH_SIZES algorithm counts to time (default "100 1000")
 #              GEN_BENCH_ROUNDS clean builds of each tool per N (default 3)
+#              GEN_BENCH_HUGO  0: time hashgen alone (Hugo needs about 3 GB per 1000 pages)
 #              GEN_BENCH_SYSTEMS, GEN_BENCH_SEED   passed to synth.py (default 2, 1)
 set -u -o pipefail
 
@@ -157,12 +158,12 @@ stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? 
 maxof() { printf '%s\n' "$@" | sort -g | tail -n1; }
 
 # ---- clean builds, hashgen and Hugo alternating ----
-if command -v hugo >/dev/null; then
+if [ "${GEN_BENCH_HUGO:-1}" != 0 ] && command -v hugo >/dev/null; then
 	hugo_version=$(hugo version 2>/dev/null | cut -d' ' -f2)
 	echo "hugo: $(command -v hugo) ($hugo_version), on the Markdown twins of the same algorithm pages"
 else
 	hugo_version=
-	note "hugo not found (make deps installs it): hashgen alone"
+	[ "${GEN_BENCH_HUGO:-1}" = 0 ] || note "hugo not found (make deps installs it): hashgen alone"
 fi
 echo "rounds: $rounds, hashgen then Hugo in each; wall time median (min-max), peak RSS the largest"
 printf '%7s %7s %-8s %22s %9s %9s\n' N pages tool wall_s pages/s peak_MiB
