@@ -1,7 +1,8 @@
 # The front door: `make` builds into build/, `make test` runs every test, `make site` renders
-# the site, `make test-cluster` runs a campaign on a one-machine Slurm cluster, `make install`
-# and `make package` install or package it, `make deps` installs the Debian packages, `make
-# clean` removes build/.
+# the site, `make test-cluster` runs a campaign on a one-machine Slurm cluster, `make
+# cross-aarch64` and `make check-aarch64` build for ARM and run that build under qemu-user,
+# `make install` and `make package` install or package it, `make deps` installs the Debian
+# packages, `make clean` removes build/ and build-aarch64/.
 BUILD ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -52,6 +53,40 @@ test-cluster: deps
 	@$(MAKE) --no-print-directory build
 	@tests/cluster/test_cluster.sh $(BUILD) .
 
+# ARM: `make cross-aarch64` builds both programs for aarch64 into build-aarch64/ with Debian's
+# cross compiler and the arm64 libraries beside the native ones (cmake/aarch64-linux-gnu.cmake),
+# warnings as errors; `make check-aarch64` runs them under qemu-user against the native build
+# (tests/cross/check_aarch64.sh); `make deps-aarch64` installs what both need, never removing a
+# native package (apt-get --no-remove).
+ARM_BUILD ?= build-aarch64
+ARM_PACKAGES = gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user file \
+	libcmark-dev:arm64 libxml2-dev:arm64 zlib1g-dev:arm64 libjansson-dev:arm64 \
+	libssl-dev:arm64 libseccomp-dev:arm64 libdeflate-dev:arm64
+
+.PHONY: deps-aarch64 cross-aarch64 check-aarch64
+
+deps-aarch64:
+	@missing=$$(for p in $(ARM_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
+	done); \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	echo "make deps-aarch64: missing Debian packages:" $$missing; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "Run this once as root, then try again:"; \
+		echo "  dpkg --add-architecture arm64 && apt-get update && apt-get install --no-remove -y" $$missing; \
+		exit 1; \
+	fi; \
+	dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64; \
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-remove $$missing
+
+cross-aarch64: deps-aarch64
+	@cmake -S . -B $(ARM_BUILD) -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
+		-DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DHB_WERROR=ON >/dev/null
+	@cmake --build $(ARM_BUILD) -j $(JOBS)
+
+check-aarch64: cross-aarch64 build
+	@tests/cross/check_aarch64.sh $(BUILD) $(ARM_BUILD)
+
 # make install PREFIX=/opt/hashbench (default /usr/local; DESTDIR for a staging root); make
 # uninstall removes what the last install wrote (CMake's install_manifest.txt).
 PREFIX ?= /usr/local
@@ -91,4 +126,4 @@ fuzz-short: fuzz
 	@FUZZ_BUILD=$(FUZZ_BUILD) tests/fuzz/run.sh --time $(FUZZ_TIME)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ARM_BUILD)
