@@ -50,6 +50,9 @@ const char *hb_sandbox_library_path(const char *library);
 const char *hb_syscall_allowed(size_t i);
 /* Build the filter into a new memfd of raw BPF instructions. */
 int hb_syscall_filter(int *out_fd);
+/* The filter as it would be built on arch ("aarch64", "x86_64": libseccomp's names), on any
+ * machine, written to fd as libseccomp's readable pseudo filter code. */
+int hb_syscall_filter_text(const char *arch, int fd);
 void hb_syscall_name(char *buf, size_t n, int nr);
 
 typedef enum {

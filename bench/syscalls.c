@@ -76,23 +76,32 @@ const char *hb_syscall_allowed(size_t i)
 	return NULL;
 }
 
-int hb_syscall_filter(int *out_fd)
+/* The filter for arch (SCMP_ARCH_NATIVE: this machine's): every allowed call that exists there,
+ * another architecture's calls killed; NULL with the error set. */
+static scmp_filter_ctx S_filter(uint32_t arch)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
 	size_t i;
-	int fd = -1, rc = 0;
+	int rc = 0;
 
-	*out_fd = -1;
-	if (!ctx)
-		return hb_error_set("seccomp: cannot start a filter");
+	if (!ctx) {
+		hb_error_set("seccomp: cannot start a filter");
+		return NULL;
+	}
+	if (arch != SCMP_ARCH_NATIVE && seccomp_arch_native() != arch &&
+		((rc = seccomp_arch_add(ctx, arch)) != 0 ||
+		(rc = seccomp_arch_remove(ctx, SCMP_ARCH_NATIVE)) != 0))
+		goto fail;
 	/* another architecture's calls (int 0x80 on x86-64) are refused without a report */
 	if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS)) != 0)
 		goto fail;
 	for (i = 0; hb_syscall_allowed(i); i++) {
 		const char *name = hb_syscall_allowed(i);
-		int nr = seccomp_syscall_resolve_name(name);
-		if (nr == __NR_SCMP_ERROR)
-			continue; /* not a call of this architecture (fstat on aarch64) */
+		int nr;
+		if (seccomp_syscall_resolve_name_arch(arch, name) == __NR_SCMP_ERROR)
+			continue; /* not a call of that architecture (fstat on aarch64) */
+		/* named by this machine's number; libseccomp translates it by name for arch */
+		nr = seccomp_syscall_resolve_name(name);
 		if (strcmp(name, "tgkill") == 0)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A2(SCMP_CMP_EQ, SIGABRT));
 		else if (strcmp(name, "newfstatat") == 0)
@@ -103,21 +112,49 @@ int hb_syscall_filter(int *out_fd)
 		if (rc != 0)
 			goto fail;
 	}
+	return ctx;
+fail:
+	seccomp_release(ctx);
+	hb_error_set("seccomp: cannot build the filter: %s", strerror(rc < 0 ? -rc : EINVAL));
+	return NULL;
+}
+
+int hb_syscall_filter(int *out_fd)
+{
+	scmp_filter_ctx ctx = S_filter(SCMP_ARCH_NATIVE);
+	int fd, rc;
+
+	*out_fd = -1;
+	if (!ctx)
+		return -1;
 	fd = memfd_create("hashbench-seccomp", MFD_CLOEXEC);
 	if (fd < 0) {
 		seccomp_release(ctx);
 		return hb_error_set("seccomp: memfd_create: %s", strerror(errno));
 	}
-	if ((rc = seccomp_export_bpf(ctx, fd)) != 0)
-		goto fail;
+	if ((rc = seccomp_export_bpf(ctx, fd)) != 0) {
+		close(fd);
+		seccomp_release(ctx);
+		return hb_error_set("seccomp: cannot build the filter: %s", strerror(-rc));
+	}
 	seccomp_release(ctx);
 	*out_fd = fd;
 	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
+}
+
+int hb_syscall_filter_text(const char *arch, int fd)
+{
+	uint32_t a = seccomp_arch_resolve_name(arch);
+	scmp_filter_ctx ctx;
+	int rc;
+
+	if (a == 0)
+		return hb_error_set("%s: not an architecture libseccomp knows", arch);
+	if (!(ctx = S_filter(a)))
+		return -1;
+	rc = seccomp_export_pfc(ctx, fd);
 	seccomp_release(ctx);
-	return hb_error_set("seccomp: cannot build the filter: %s", strerror(rc < 0 ? -rc : EINVAL));
+	return rc == 0 ? 0 : hb_error_set("seccomp: cannot write the filter: %s", strerror(-rc));
 }
 
 void hb_syscall_name(char *buf, size_t n, int nr)
