@@ -78,6 +78,14 @@ deps-aarch64:
 	fi; \
 	dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64; \
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-remove $$missing
+	@# qemu in binfmt_misc, so the kernel can run the aarch64 driver hashbench starts (without
+	@# systemd nothing registers it); left as it is where the machine does not allow it
+	@if [ "$$(id -u)" = 0 ] && [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then \
+		[ -e /proc/sys/fs/binfmt_misc/register ] || \
+			mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null || true; \
+		[ ! -w /proc/sys/fs/binfmt_misc/register ] || \
+			cat /usr/lib/binfmt.d/qemu-aarch64.conf >/proc/sys/fs/binfmt_misc/register 2>/dev/null || true; \
+	fi
 
 cross-aarch64: deps-aarch64
 	@cmake -S . -B $(ARM_BUILD) -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \

@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -268,6 +269,15 @@ static void S_worker(const hb_confine_job *job)
 	if (job->argv) {
 		clearenv();
 		syscall(SYS_execveat, HB_CONFINE_EXE_FD, "", job->argv, env, AT_EMPTY_PATH);
+		if (errno == ENOSYS || errno == ENOENT) {
+			/* no execveat (qemu-user), or a program run through an interpreter (binfmt_misc),
+			 * which cannot open a close-on-exec descriptor: the same open file by its /proc
+			 * name, left open for the interpreter; the driver says so in its output */
+			char self[64];
+			snprintf(self, sizeof(self), "/proc/self/fd/%d", HB_CONFINE_EXE_FD);
+			fcntl(HB_CONFINE_EXE_FD, F_SETFD, 0);
+			execve(self, job->argv, env);
+		}
 		S_report(HB_CHILD_REPORT_FD, "setup running %s: %s", job->argv[0], strerror(errno));
 		_exit(125);
 	} else {

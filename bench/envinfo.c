@@ -678,6 +678,31 @@ static void S_read_machine(S_tree *t, hb_env *env, const char *cpuinfo)
 	free(version);
 }
 
+#if defined(__aarch64__)
+#define S_OWN_ARCH "aarch64"
+#elif defined(__x86_64__)
+#define S_OWN_ARCH "x86_64"
+#else
+#define S_OWN_ARCH NULL
+#endif
+
+/* Under user-mode emulation (qemu-user) /proc/cpuinfo is the host's, but the programs and the
+ * code they time are of this build's architecture: name that, and the host's processor as what
+ * emulates it. Only for this machine (root "/"): a folder read for a test describes itself. */
+static void S_emulated(S_tree *t, hb_env *env, const char *root)
+{
+	const char *own = S_OWN_ARCH;
+	char *host;
+	if (!own || !env->arch || strcmp(root, "/") != 0 || strcmp(env->arch, own) == 0)
+		return;
+	host = env->processor;
+	env->processor = S_track(t, hb_sprintf("%s emulated on %s (%s)", own, host ? host :
+		"an unknown processor", env->arch));
+	free(host);
+	free(env->arch);
+	env->arch = S_track(t, hb_strdup(own));
+}
+
 int hb_env_read(hb_env **out, const char *root, int cpu, const char *cc, int run_tools)
 {
 	S_tree t = { root, 0 };
@@ -711,6 +736,7 @@ int hb_env_read(hb_env **out, const char *root, int cpu, const char *cc, int run
 			env->processor = S_cpuinfo_get(&t, cpuinfo, cpu, "model name");
 		}
 	}
+	S_emulated(&t, env, root);
 	S_read_machine(&t, env, cpuinfo);
 	S_read_cpufreq(&t, env);
 	S_read_smt(&t, env);
