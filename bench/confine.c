@@ -219,7 +219,7 @@ static void S_fds(const hb_confine_job *job)
 
 static char **S_env(void)
 {
-	static char *env[8];
+	static char *env[8]; /* at most 5 and HB_DRIVER_START (the exec path), then NULL */
 	static char asan[256];
 	static const char *keep[] = { "UBSAN_OPTIONS", "LSAN_OPTIONS" };
 	const char *a = getenv("ASAN_OPTIONS");
@@ -267,15 +267,22 @@ static void S_worker(const hb_confine_job *job)
 		S_limits(job);
 	}
 	if (job->argv) {
+		/* how the driver was started, which it writes into its output (S_env leaves room) */
+		size_t n = 0;
+		while (env[n])
+			n++;
+		env[n] = (char *)"HB_DRIVER_START=execveat";
+		env[n + 1] = NULL;
 		clearenv();
 		syscall(SYS_execveat, HB_CONFINE_EXE_FD, "", job->argv, env, AT_EMPTY_PATH);
 		if (errno == ENOSYS || errno == ENOENT) {
 			/* no execveat (qemu-user), or a program run through an interpreter (binfmt_misc),
 			 * which cannot open a close-on-exec descriptor: the same open file by its /proc
-			 * name, left open for the interpreter; the driver says so in its output */
+			 * name, left open for the interpreter */
 			char self[64];
 			snprintf(self, sizeof(self), "/proc/self/fd/%d", HB_CONFINE_EXE_FD);
 			fcntl(HB_CONFINE_EXE_FD, F_SETFD, 0);
+			env[n] = (char *)"HB_DRIVER_START=/proc/self/fd";
 			execve(self, job->argv, env);
 		}
 		S_report(HB_CHILD_REPORT_FD, "setup running %s: %s", job->argv[0], strerror(errno));

@@ -554,6 +554,9 @@ int main(int argc, char **argv)
 		"\"after\": {\"cycles\": %llu, \"ns\": %llu}}", (unsigned long long)sent_before.cycles,
 		(unsigned long long)sent_before.ns, (unsigned long long)sent_after.cycles,
 		(unsigned long long)sent_after.ns);
+	if (getenv("HB_DRIVER_START") && (strcmp(getenv("HB_DRIVER_START"), "execveat") == 0 ||
+		strcmp(getenv("HB_DRIVER_START"), "/proc/self/fd") == 0))
+		S_printf(", \"driver_start\": \"%s\"", getenv("HB_DRIVER_START"));
 	if (switches0 >= 0 && switches1 >= switches0)
 		S_printf(", \"involuntary_switches\": %ld", switches1 - switches0);
 	if (steal0 >= 0 && steal1 >= steal0 && ticks_per_s > 0)

@@ -253,6 +253,8 @@ json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b
 				S_fastest(json_object_get(z, "trials")));
 			json_object_set_new(e, "message_seed", json_incref(json_object_get(child,
 				"message_seed")));
+			if (json_object_get(child, "driver_start"))
+				json_object_set(e, "driver_start", json_object_get(child, "driver_start"));
 			if (run.output_len) {
 				json_object_set_new(e, "output", json_stringn_nocheck(run.output,
 					run.output_len));

@@ -211,6 +211,10 @@ static json_t *S_environment(const hb_run *r, json_t *first, json_t *last)
 	json_object_set_new(env, "cur_khz_after", S_get(last, "cur_khz_after"));
 	json_object_set_new(env, "load_before", S_get(first, "load_before"));
 	json_object_set_new(env, "load_after", S_get(last, "load_after"));
+	/* how the timing driver was started: "execveat" from the descriptor opened at start, or
+	 * "/proc/self/fd" (the same open file) where execveat is refused (docs/arm.md) */
+	if (first && json_object_get(first, "driver_start"))
+		json_object_set(env, "driver_start", json_object_get(first, "driver_start"));
 	if (first && json_object_get(first, "started")) {
 		json_object_set(env, "started", json_object_get(first, "started"));
 		json_object_set(env, "finished", json_object_get(last, "finished"));

@@ -195,6 +195,9 @@ Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout =
 	S_expect_headline(j, 32);
 	cr_expect_eq(json_array_size(json_object_get(json_object_get(j, "environment"),
 		"load_before")), 3, "the load average before the record");
+	/* the driver ran from the descriptor opened at start: execveat works on this machine */
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j, "environment"),
+		"driver_start")) ?: "(none)", "execveat");
 	json_decref(j);
 	j = S_load(sys, "system.json");
 	cr_expect(json_integer_value(json_object_get(json_object_get(j, "overhead"),

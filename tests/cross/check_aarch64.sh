@@ -86,6 +86,9 @@ bad = ["%s: %s" % (os.path.basename(f), r.get("detail")) for f in recs
 if s.get("arch") != "aarch64": bad.append("system.json: arch %r" % s.get("arch"))
 if (s.get("counter") or {}).get("name") != "cntvct": bad.append("system.json: counter %r" % s.get("counter"))
 if len(recs) != 16: bad.append("%d records, not 16 (2 instances x 8 sizes)" % len(recs))
+# qemu-user has no execveat: the driver is started as /proc/self/fd/N, and the record says so
+starts = sorted(set(str(json.load(open(f))["environment"].get("driver_start")) for f in recs))
+if starts != ["/proc/self/fd"]: bad.append("environment.driver_start %s, not ['/proc/self/fd']" % starts)
 for b in bad: print("check-aarch64: " + b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
