@@ -458,6 +458,7 @@ int main(int argc, char **argv)
 	long baseline_rss, peak_rss, switches0, switches1;
 	long long steal0, steal1;
 	hb_sentinel_reading sent_before, sent_after;
+	const char *started = getenv("HB_DRIVER_START");
 	void *filter = NULL;
 	unsigned short filter_len = 0;
 	int status_fd, stat_fd;
@@ -554,9 +555,8 @@ int main(int argc, char **argv)
 		"\"after\": {\"cycles\": %llu, \"ns\": %llu}}", (unsigned long long)sent_before.cycles,
 		(unsigned long long)sent_before.ns, (unsigned long long)sent_after.cycles,
 		(unsigned long long)sent_after.ns);
-	if (getenv("HB_DRIVER_START") && (strcmp(getenv("HB_DRIVER_START"), "execveat") == 0 ||
-		strcmp(getenv("HB_DRIVER_START"), "/proc/self/fd") == 0))
-		S_printf(", \"driver_start\": \"%s\"", getenv("HB_DRIVER_START"));
+	if (started && (strcmp(started, "execveat") == 0 || strcmp(started, "/proc/self/fd") == 0))
+		S_printf(", \"driver_start\": \"%s\"", started); /* how hashbench started it */
 	if (switches0 >= 0 && switches1 >= switches0)
 		S_printf(", \"involuntary_switches\": %ld", switches1 - switches0);
 	if (steal0 >= 0 && steal1 >= steal0 && ticks_per_s > 0)

@@ -94,22 +94,30 @@ int hg_read_file(char **out, size_t *len, const char *path)
 	return 0;
 }
 
-int hg_write_file(const char *path, const void *data, size_t len)
+int hg_write_all(int fd, const void *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	const char *p = data;
-	if (fd < 0)
-		return hg_error_set("%s: cannot write: %s", path, strerror(errno));
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			close(fd);
-			return hg_error_set("%s: write failed: %s", path, strerror(errno));
-		}
+		if (n <= 0)
+			return -1;
 		p += n;
 		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int hg_write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return hg_error_set("%s: cannot write: %s", path, strerror(errno));
+	if (hg_write_all(fd, data, len) != 0) {
+		int e = errno;
+		close(fd);
+		return hg_error_set("%s: write failed: %s", path, strerror(e));
 	}
 	if (close(fd) != 0)
 		return hg_error_set("%s: write failed: %s", path, strerror(errno));

@@ -15,6 +15,8 @@ char *hg_xstrdup(const char *s);
 char *hg_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int hg_read_file(char **out, size_t *len, const char *path);
 int hg_write_file(const char *path, const void *data, size_t len);
+/* All of data to fd, again after a short write or EINTR; -1 with errno when a write fails. */
+int hg_write_all(int fd, const void *data, size_t len);
 /* Write path and path.gz (gzip, no timestamp in the header): up to 4 MiB deflated at level 6
  * by libdeflate, files over 4 MiB (the site's downloads) at level 1 by zlib. */
 int hg_write_with_gz(const char *path, const void *data, size_t len);

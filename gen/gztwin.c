@@ -29,10 +29,10 @@ static unsigned char *S_alloc(size_t n)
 }
 
 /* windowBits 15 + 16: a gzip wrapper; zlib writes mtime 0 unless told otherwise */
-static int S_deflate_init(z_stream *z, int level)
+static int S_deflate_init(z_stream *z)
 {
 	memset(z, 0, sizeof(*z));
-	return deflateInit2(z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK ? 0 : -1;
+	return deflateInit2(z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK ? 0 : -1;
 }
 
 /* Each thread's libdeflate compressor at level 6, made on first use (hg_gztwin_release). */
@@ -44,44 +44,23 @@ void hg_gztwin_release(void)
 	S_ld = NULL;
 }
 
-/* data as gzip, at level 6 up to S_BIG and at level 1 above it: *out (the caller's) and its
- * length, or -1 (path names the file). */
+/* data (S_BIG or less) as gzip at level 6: *out (the caller's) and its length, or -1 (path
+ * names the file). */
 static int S_gz_bytes(unsigned char **out, size_t *outlen, const void *data, size_t len,
 	const char *path)
 {
-	z_stream z;
 	size_t cap;
-	int rc;
 
 	*out = NULL;
-	if (len <= S_BIG) {
-		if (!S_ld && !(S_ld = libdeflate_alloc_compressor(6)))
-			return hg_error_set("%s: libdeflate failed", path);
-		cap = libdeflate_gzip_compress_bound(S_ld, len);
-		*out = S_alloc(cap);
-		*outlen = libdeflate_gzip_compress(S_ld, data, len, *out, cap);
-		if (*outlen == 0) {
-			free(*out);
-			*out = NULL;
-			return hg_error_set("%s: libdeflate failed", path);
-		}
-		return 0;
-	}
-	if (S_deflate_init(&z, 1) != 0)
-		return hg_error_set("%s: zlib failed", path);
-	cap = deflateBound(&z, (uLong)len) + 32;
+	if (!S_ld && !(S_ld = libdeflate_alloc_compressor(6)))
+		return hg_error_set("%s: libdeflate failed", path);
+	cap = libdeflate_gzip_compress_bound(S_ld, len);
 	*out = S_alloc(cap);
-	z.next_in = (Bytef *)data;
-	z.avail_in = (uInt)len;
-	z.next_out = *out;
-	z.avail_out = (uInt)cap;
-	rc = deflate(&z, Z_FINISH);
-	deflateEnd(&z);
-	*outlen = cap - z.avail_out;
-	if (rc != Z_STREAM_END) {
+	*outlen = libdeflate_gzip_compress(S_ld, data, len, *out, cap);
+	if (*outlen == 0) {
 		free(*out);
 		*out = NULL;
-		return hg_error_set("%s: zlib failed", path);
+		return hg_error_set("%s: libdeflate failed", path);
 	}
 	return 0;
 }
@@ -93,6 +72,14 @@ int hg_write_with_gz(const char *path, const void *data, size_t len)
 	char *gz;
 	int rc;
 
+	if (len > S_BIG) {
+		/* a download: zlib's level 1 through the stream, which makes the same bytes */
+		FILE *f = hg_gztwin_open(path);
+		if (!f)
+			return -1;
+		fwrite(data, 1, len, f);
+		return hg_gztwin_close(f);
+	}
 	if (hg_write_file(path, data, len) != 0)
 		return -1;
 	gz = hg_xprintf("%s.gz", path);
@@ -125,21 +112,6 @@ static int S_fail(S_twin *t, const char *what, const char *path)
 	return -1;
 }
 
-static int S_write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Deflate what is in t->z's input (finishing when flush is Z_FINISH) into the .gz file. */
 static int S_pump(S_twin *t, int flush)
 {
@@ -151,7 +123,7 @@ static int S_pump(S_twin *t, int flush)
 		if (rc == Z_STREAM_ERROR)
 			return S_fail(t, "zlib failed", t->gzpath);
 		errno = 0;
-		if (S_write_all(t->gzfd, t->out, sizeof(t->out) - t->z.avail_out) != 0)
+		if (hg_write_all(t->gzfd, t->out, sizeof(t->out) - t->z.avail_out) != 0)
 			return S_fail(t, "write failed", t->gzpath);
 	} while (t->z.avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
 	return 0;
@@ -171,7 +143,7 @@ static ssize_t S_twin_write(void *cookie, const char *buf, size_t size)
 	if (t->error[0])
 		return 0;
 	errno = 0;
-	if (S_write_all(t->fd, buf, size) != 0)
+	if (hg_write_all(t->fd, buf, size) != 0)
 		return S_fail(t, "write failed", t->path) + 1;
 	if (!t->streaming && t->nheld + size <= S_BIG) {
 		memcpy(t->held + t->nheld, buf, size);
@@ -180,7 +152,7 @@ static ssize_t S_twin_write(void *cookie, const char *buf, size_t size)
 	}
 	if (!t->streaming) {
 		/* over S_BIG: a download, level 1; what was held goes first */
-		if (S_deflate_init(&t->z, 1) != 0)
+		if (S_deflate_init(&t->z) != 0)
 			return S_fail(t, "zlib failed", t->gzpath) + 1;
 		t->streaming = 1;
 		if (S_feed(t, t->held, t->nheld) != 0)
@@ -204,7 +176,7 @@ static int S_twin_close(void *cookie)
 		size_t n;
 		rc = S_gz_bytes(&buf, &n, t->held, t->nheld, t->gzpath);
 		errno = 0;
-		if (rc == 0 && S_write_all(t->gzfd, buf, n) != 0)
+		if (rc == 0 && hg_write_all(t->gzfd, buf, n) != 0)
 			rc = S_fail(t, "write failed", t->gzpath);
 		else if (rc != 0)
 			snprintf(t->error, sizeof(t->error), "%s", hg_error_last());
