@@ -193,8 +193,9 @@ static void S_limits(const hb_confine_job *job)
 	S_limit(RLIMIT_NOFILE, HB_CONFINE_NOFILE, HB_CONFINE_NOFILE);
 	S_limit(RLIMIT_CORE, 0, 0);
 	S_limit(RLIMIT_MEMLOCK, 0, 0);
-	/* after the user switch: counted against that user, any fork now fails */
-	S_limit(RLIMIT_NPROC, 0, 0);
+	/* after the user switch: counted against that user, any fork now fails (under emulation
+	 * the emulator's own threads, no more) */
+	S_limit(RLIMIT_NPROC, job->processes, job->processes);
 }
 
 /* fds to 3.., stdin from /dev/null, stdout and stderr to the capture */

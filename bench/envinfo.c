@@ -188,21 +188,6 @@ static char *S_cpuinfo_get(S_tree *t, const char *text, int cpu, const char *key
 	return NULL;
 }
 
-static int S_cpuinfo_has(const char *text, const char *key)
-{
-	const char *p = text, *k, *v;
-	size_t klen, vlen, keylen = strlen(key);
-	while (*p) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		if (S_field(p, len, &k, &klen, &v, &vlen) && klen == keylen &&
-			memcmp(k, key, klen) == 0)
-			return 1;
-		p += len + (eol ? 1 : 0);
-	}
-	return 0;
-}
-
 static int S_has_word(const char *list, const char *word)
 {
 	size_t n = strlen(word);
@@ -678,20 +663,12 @@ static void S_read_machine(S_tree *t, hb_env *env, const char *cpuinfo)
 	free(version);
 }
 
-#if defined(__aarch64__)
-#define S_OWN_ARCH "aarch64"
-#elif defined(__x86_64__)
-#define S_OWN_ARCH "x86_64"
-#else
-#define S_OWN_ARCH NULL
-#endif
-
 /* Under user-mode emulation (qemu-user) /proc/cpuinfo is the host's, but the programs and the
  * code they time are of this build's architecture: name that, and the host's processor as what
  * emulates it. Only for this machine (root "/"): a folder read for a test describes itself. */
 static void S_emulated(S_tree *t, hb_env *env, const char *root)
 {
-	const char *own = S_OWN_ARCH;
+	const char *own = hb_own_arch();
 	char *host;
 	if (!own || !env->arch || strcmp(root, "/") != 0 || strcmp(env->arch, own) == 0)
 		return;
@@ -724,14 +701,15 @@ int hb_env_read(hb_env **out, const char *root, int cpu, const char *cc, int run
 
 	cpuinfo = S_read(&t, "proc/cpuinfo");
 	if (cpuinfo) {
-		if (S_cpuinfo_has(cpuinfo, "CPU implementer")) {
+		const char *arch = hb_cpuinfo_arch(cpuinfo);
+		if (arch && strcmp(arch, "aarch64") == 0) {
 			char *impl = S_cpuinfo_get(&t, cpuinfo, cpu, "CPU implementer");
 			char *part = S_cpuinfo_get(&t, cpuinfo, cpu, "CPU part");
 			env->arch = S_track(&t, hb_strdup("aarch64"));
 			env->processor = S_arm_name(&t, impl, part);
 			free(impl);
 			free(part);
-		} else if (S_cpuinfo_has(cpuinfo, "vendor_id") || S_cpuinfo_has(cpuinfo, "flags")) {
+		} else if (arch) {
 			env->arch = S_track(&t, hb_strdup("x86_64"));
 			env->processor = S_cpuinfo_get(&t, cpuinfo, cpu, "model name");
 		}

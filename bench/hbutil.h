@@ -169,6 +169,16 @@ char *hb_cpulock_path(int cpu);
 int hb_cpulock_take(int *out_fd, int cpu, int wait, const char *who, FILE *msg);
 void hb_cpulock_release(int fd);
 
+/* ---- user-mode emulation (emulation.c) ---- */
+
+/* This build's architecture (x86_64, aarch64), NULL for another. */
+const char *hb_own_arch(void);
+/* The architecture a /proc/cpuinfo text describes, NULL when it cannot tell. */
+const char *hb_cpuinfo_arch(const char *cpuinfo);
+/* Whether this program runs under user-mode emulation: /proc/cpuinfo is another
+ * architecture's (qemu-user shows the host's). */
+int hb_emulated(void);
+
 /* ---- the static size of a library (elfsize.c) ---- */
 
 typedef struct {

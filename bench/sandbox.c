@@ -29,6 +29,11 @@
 #include "hbsandbox.h"
 #include "sandbox_child.h"
 
+/* Under user-mode emulation the emulator runs the driver with threads of its own (qemu-user:
+ * one for RCU and one per guest thread), counted against the sandbox user: what two drivers at
+ * once need, still too few to fork a swarm. */
+#define S_EMULATOR_THREADS 16
+
 #define S_NS_ALL (CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS)
 
 /* What this process's children get; set by hb_sandbox_configure, probed once. */
@@ -44,6 +49,7 @@ static struct {
 	gid_t gid;
 	char user[64];
 	unsigned long long memory_limit;
+	unsigned processes; /* RLIMIT_NPROC: 0, or S_EMULATOR_THREADS under emulation */
 	char scratch[512];
 	FILE *warn;
 } S = { .filter_fd = -1, .memory_limit = HB_SANDBOX_MEMORY_DEFAULT, .scratch = "/tmp" };
@@ -190,7 +196,7 @@ static int S_spawn(hb_child *out, hb_confine_job *job, const char *library, char
 {
 	int res[2] = { -1, -1 }, rep[2] = { -1, -1 }, outp[2] = { -1, -1 }, status = 0;
 	int timed_out = 0, rc = 0, exited = 0;
-	S_sink sinks[3];
+	S_sink sinks[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } }; /* never closes stdin */
 	char workdir[600] = "";
 	struct timespec t0;
 	long quiet_since = -1;
@@ -198,7 +204,6 @@ static int S_spawn(hb_child *out, hb_confine_job *job, const char *library, char
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
-	memset(sinks, 0, sizeof(sinks));
 	out->timeout_s = job->timeout_s;
 	job->lib_fd = -1;
 	if (job->sandboxed && library) {
@@ -357,6 +362,7 @@ static void hb_confine_job_defaults(hb_confine_job *job)
 	job->uid = S.uid;
 	job->gid = S.gid;
 	job->memory_limit = S.memory_limit;
+	job->processes = S.processes;
 }
 
 static int S_probe_fn(const hb_impl *impl, void *arg, int fd)
@@ -467,6 +473,7 @@ int hb_sandbox_configure(const hb_sandbox_config *cfg, FILE *warn)
 	}
 	if (S.probed)
 		return 0;
+	S.processes = hb_emulated() ? S_EMULATOR_THREADS : 0;
 	if (S.filter_fd < 0 && hb_syscall_filter(&S.filter_fd) != 0)
 		S_warn_off("the seccomp filter", hb_error_last());
 	S.seccomp = S.filter_fd >= 0;
@@ -536,7 +543,7 @@ json_t *hb_sandbox_json(unsigned cpu_seconds)
 		HB_CONFINE_ASAN ? json_null() : json_integer((json_int_t)S.memory_limit));
 	json_object_set_new(limits, "file_size_bytes", json_integer(0));
 	json_object_set_new(limits, "open_files", json_integer(HB_CONFINE_NOFILE));
-	json_object_set_new(limits, "processes", json_integer(0));
+	json_object_set_new(limits, "processes", json_integer(S.processes));
 	json_object_set_new(limits, "core_bytes", json_integer(0));
 	json_object_set_new(limits, "output_bytes", json_integer(HB_CHILD_OUTPUT_MAX));
 	json_object_set_new(j, "limits", limits);

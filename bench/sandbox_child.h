@@ -41,6 +41,7 @@ typedef struct {
 	uid_t uid;             /* switch_user: the user to become */
 	gid_t gid;
 	unsigned long long memory_limit;
+	unsigned processes;    /* RLIMIT_NPROC of the sandbox user: 0, or an emulator's threads */
 } hb_confine_job;
 
 /* In the new child (after clone or fork): set up what the job asks for, then run the driver or
