@@ -133,9 +133,11 @@ static void S_expect_sums_verify(const char *sysdir)
 Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout = 300)
 {
 	char *data = hbt_tmpdir("broken"), *sys = hb_path_join(data, "fx"), *out, *err;
+	char *limit = hb_sprintf("%u", 3 * hbt_slowdown()), *killed = hb_sprintf(
+		"no result after %s s: the child was killed", limit);
 	const char *args[] = { "run", "--system", "fx", "--profile", "quick", "--submissions",
 		FIXTURES, "--data", data, "--sets", "2_23,loop", "--time-failed", "--sizes", "32,1024",
-		"--time-limit", "3", NULL };
+		"--time-limit", limit, NULL };
 	int status = hbt_cli(&out, &err, NULL, args);
 	json_t *j;
 
@@ -162,7 +164,7 @@ Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout =
 	json_decref(j);
 	j = S_load(sys, "records/misbehave/hang_256__hash_1024.json");
 	cr_expect_str_eq(S_str(j, "status"), "timeout");
-	cr_expect_str_eq(S_str(j, "detail"), "no result after 3 s: the child was killed");
+	cr_expect_str_eq(S_str(j, "detail"), killed);
 	json_decref(j);
 	j = S_load(sys, "records/misbehave/overflow_256__hash_32.json");
 	cr_expect_str_eq(S_str(j, "status"), "error");
@@ -177,7 +179,11 @@ Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout =
 		 * fast calls), the headline, each pass's fastest block, does not */
 		double mean = S_mean_cycles(j), head = json_number_value(json_object_get(
 			json_object_get(j, "headline"), "cycles_per_call"));
-		cr_expect(head > 0 && head < 0.5 * mean, "headline %.0f cycles, mean %.0f", head, mean);
+		cr_expect(head > 0, "headline %.0f cycles", head);
+		/* under emulation the counter (cntvct, 62.5 MHz) ticks every ~50 host cycles: too
+		 * coarse for the slow quarter to show */
+		if (!hb_emulated())
+			cr_expect(head < 0.5 * mean, "headline %.0f cycles, mean %.0f", head, mean);
 	}
 	json_decref(j);
 	j = S_load(sys, "records/toy-1/toy_256__hash_32.json");
@@ -195,13 +201,15 @@ Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout =
 	S_expect_headline(j, 32);
 	cr_expect_eq(json_array_size(json_object_get(json_object_get(j, "environment"),
 		"load_before")), 3, "the load average before the record");
-	/* the driver ran from the descriptor opened at start: execveat works on this machine */
+	/* the driver ran from the descriptor opened at start: execveat works on this machine;
+	 * qemu-user has none, and the child runs the same open file as /proc/self/fd/N */
 	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j, "environment"),
-		"driver_start")) ?: "(none)", "execveat");
+		"driver_start")) ?: "(none)", hb_emulated() ? "/proc/self/fd" : "execveat");
 	json_decref(j);
 	j = S_load(sys, "system.json");
+	/* reading the counter costs cycles; under emulation less than one tick of cntvct */
 	cr_expect(json_integer_value(json_object_get(json_object_get(j, "overhead"),
-		"counter_read_cycles")) > 0);
+		"counter_read_cycles")) > 0 || hb_emulated());
 	cr_expect(json_real_value(json_object_get(json_object_get(j, "overhead"),
 		"empty_call_cycles")) > 0, "the null instance was timed");
 	cr_expect(json_is_false(json_object_get(json_object_get(j, "overhead"), "subtracted")));
@@ -216,8 +224,9 @@ Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout =
 	{
 		json_t *loop = json_array_get(json_object_get(j, "files"), 1);
 		cr_expect_str_eq(S_str(loop, "name"), "KAT_Loop_hang_256.txt");
-		cr_expect_str_eq(S_str(loop, "detail"),
-			"KAT_Loop: no result after 3 s (time limit), stopped");
+		char *want = hb_sprintf("KAT_Loop: no result after %s s (time limit), stopped", limit);
+		cr_expect_str_eq(S_str(loop, "detail"), want);
+		free(want);
 	}
 	json_decref(j);
 	j = S_load(sys, "kat/nobuild/nobuild_256.json");
@@ -235,6 +244,8 @@ Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout =
 	free(err);
 	free(sys);
 	free(data);
+	free(limit);
+	free(killed);
 }
 
 Test(campaign, a_failed_kat_is_not_timed_without_time_failed, .timeout = 120)

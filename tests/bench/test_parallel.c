@@ -298,9 +298,10 @@ Test(parallel, merged_shards_hold_the_units_of_an_unsharded_run, .timeout = 600)
 Test(parallel, kat_commands_print_the_same_with_any_jobs, .timeout = 600)
 {
 	char *o1, *o2, *e1, *e2, *dir1 = hbt_tmpdir("katgen1"), *dir2 = hbt_tmpdir("katgen2");
-	const char *c1[] = { "kat-check", "--submissions", FIXTURES, "--time-limit", "3", "--jobs",
+	char *limit = hb_sprintf("%u", 3 * hbt_slowdown());
+	const char *c1[] = { "kat-check", "--submissions", FIXTURES, "--time-limit", limit, "--jobs",
 		"1", NULL };
-	const char *c2[] = { "kat-check", "--submissions", FIXTURES, "--time-limit", "3", "--jobs",
+	const char *c2[] = { "kat-check", "--submissions", FIXTURES, "--time-limit", limit, "--jobs",
 		"2", NULL };
 	const char *g1[] = { "kat-gen", "SM3", "SHA3-256", "--sets", "2_23,loop", "--out", dir1,
 		"--jobs", "1", NULL };
@@ -315,6 +316,7 @@ Test(parallel, kat_commands_print_the_same_with_any_jobs, .timeout = 600)
 	cr_expect_eq(r2, r1);
 	cr_expect_str_eq(o2, o1);
 	cr_expect(strstr(o1, "libraries passed\n") != NULL, "%s", o1);
+	free(limit);
 	free(o1);
 	free(o2);
 	free(e1);

@@ -281,6 +281,7 @@ Test(sandbox, hostile_libraries_are_contained_as_root, .timeout = 600)
 {
 	if (geteuid() != 0)
 		cr_skip_test("runs as root (CI does)");
+	HBT_SKIP_UNDER_EMULATION("seccomp, namespaces or Landlock (the sandbox)");
 	S_contained("hostile-root", 0, 0, 0);
 }
 
@@ -292,6 +293,7 @@ Test(sandbox, hostile_libraries_are_contained_as_a_normal_user, .timeout = 600)
 
 	if (geteuid() != 0 || !pw)
 		cr_skip_test("needs root to become the user nobody");
+	HBT_SKIP_UNDER_EMULATION("seccomp, namespaces or Landlock (the sandbox)");
 	/* does this machine give a normal user namespaces? */
 	pid = fork();
 	if (pid == 0) {
@@ -313,6 +315,7 @@ Test(sandbox, a_library_that_kills_everything_is_contained, .timeout = 300)
 		"--time-failed", "--time-limit", "20", NULL };
 	json_t *j;
 
+	HBT_SKIP_UNDER_EMULATION("the seccomp filter that stops the killer");
 	/* a PID namespace of this test's own: a broken sandbox cannot hurt the machine */
 	if (unshare(CLONE_NEWPID) != 0)
 		cr_skip_test("this machine refuses a PID namespace: %s", strerror(errno));
@@ -343,6 +346,8 @@ Test(sandbox, a_library_that_allocates_8_gib_stops_at_the_memory_limit, .timeout
 	cr_skip_test("AddressSanitizer reserves terabytes of address space: this build sets no "
 		"address-space limit (the normal build tests it)");
 #endif
+	HBT_SKIP_UNDER_EMULATION("an address-space limit of its own (the emulator maps the "
+		"guest's memory inside its own)");
 	cr_expect_eq(hbt_cli(&out, &err, NULL, args), 1, "%s", err);
 	cr_expect(strstr(err, "campaign mx finished: ") != NULL, "%s", err);
 	S_expect_failed_in(sys, "memory", "memory_256", "error", "CryptHash returned non-zero");
@@ -442,6 +447,7 @@ Test(sandbox, children_report_how_they_ended, .timeout = 120)
 	char *why;
 
 	cr_assert_eq(hb_sandbox_configure(NULL, NULL), 0, "%s", hb_error_last());
+	HBT_SKIP_UNDER_EMULATION("the seccomp filter");
 	if (!hb_sandbox_seccomp())
 		cr_skip_test("this kernel has no seccomp filter");
 	cr_assert_eq(hb_sandbox_call(&c, NULL, 10, S_socket, NULL), 0, "%s", hb_error_last());

@@ -17,6 +17,17 @@ const char *hbt_shared(void);
 			cr_skip_test("../shared is not beside this clone: official vectors skipped"); \
 	} while (0)
 
+/* Under user-mode emulation (qemu-user: make test-aarch64), skip a test that needs what the
+ * emulator cannot give its guest, named in what. Detected at run time (hb_emulated). */
+#define HBT_SKIP_UNDER_EMULATION(what)                                                  \
+	do {                                                                                \
+		if (hb_emulated())                                                              \
+			cr_skip_test("qemu-user cannot give its guest %s", what);                   \
+	} while (0)
+/* How many times slower code runs here than on the machine itself: 1, or 10 under user-mode
+ * emulation. Scales the time limits a correct library must finish within. */
+unsigned hbt_slowdown(void);
+
 /* Path under ../shared (caller frees). */
 char *hbt_shared_path(const char *rel);
 
