@@ -99,7 +99,7 @@ deps-aarch64:
 			"libcriterion3:arm64=$$(dpkg-query -W -f='$${Version}' libcriterion-dev)" \
 			libnanomsg5:arm64 2>/dev/null) && \
 		mkdir -p $(ARM_CRITERION) && for d in $$tmp/*.deb; do dpkg-deb -x $$d $(ARM_CRITERION); done; \
-		rc=$$?; rm -rf $$tmp; \
+		rm -rf $$tmp; \
 		[ -e $(ARM_CRITERION)/usr/lib/aarch64-linux-gnu/libcriterion.so.3 ] || \
 			{ echo "make deps-aarch64: could not unpack Criterion's arm64 package into $(ARM_CRITERION) (apt-get download libcriterion3:arm64 libnanomsg5:arm64)"; exit 1; }; \
 	fi

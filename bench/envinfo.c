@@ -702,15 +702,15 @@ int hb_env_read(hb_env **out, const char *root, int cpu, const char *cc, int run
 	cpuinfo = S_read(&t, "proc/cpuinfo");
 	if (cpuinfo) {
 		const char *arch = hb_cpuinfo_arch(cpuinfo);
+		if (arch)
+			env->arch = S_track(&t, hb_strdup(arch));
 		if (arch && strcmp(arch, "aarch64") == 0) {
 			char *impl = S_cpuinfo_get(&t, cpuinfo, cpu, "CPU implementer");
 			char *part = S_cpuinfo_get(&t, cpuinfo, cpu, "CPU part");
-			env->arch = S_track(&t, hb_strdup("aarch64"));
 			env->processor = S_arm_name(&t, impl, part);
 			free(impl);
 			free(part);
 		} else if (arch) {
-			env->arch = S_track(&t, hb_strdup("x86_64"));
 			env->processor = S_cpuinfo_get(&t, cpuinfo, cpu, "model name");
 		}
 	}

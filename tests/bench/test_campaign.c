@@ -133,7 +133,7 @@ static void S_expect_sums_verify(const char *sysdir)
 Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout = 300)
 {
 	char *data = hbt_tmpdir("broken"), *sys = hb_path_join(data, "fx"), *out, *err;
-	char *limit = hb_sprintf("%u", 3 * hbt_slowdown()), *killed = hb_sprintf(
+	char *limit = hbt_time_limit(3), *killed = hb_sprintf(
 		"no result after %s s: the child was killed", limit);
 	const char *args[] = { "run", "--system", "fx", "--profile", "quick", "--submissions",
 		FIXTURES, "--data", data, "--sets", "2_23,loop", "--time-failed", "--sizes", "32,1024",

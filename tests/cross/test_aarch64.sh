@@ -37,7 +37,8 @@ skips = []
 for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
     out = case.findtext("system-out") or ""
     if case.get("status") in ("notrun", "disabled") or case.find("skipped") is not None:
-        skips.append("%s: skipped: %s" % (case.get("name"), out.strip().splitlines()[-1:] or ""))
+        last = out.strip().splitlines()[-1:]
+        skips.append("%s: skipped: %s" % (case.get("name"), last[0] if last else "no reason given"))
     skips += [l[len("[SKIP] "):] for l in out.splitlines() if l.startswith("[SKIP] ")]
 print("test-aarch64: under %s: %d tests skipped" % (sys.argv[2], len(skips)))
 for s in sorted(set(skips)):

@@ -91,9 +91,9 @@ static char *S_slurp_fd(int fd)
 	return (char *)buf.data;
 }
 
-unsigned hbt_slowdown(void)
+char *hbt_time_limit(unsigned native_s)
 {
-	return hb_emulated() ? 10 : 1;
+	return hb_sprintf("%u", native_s * (hb_emulated() ? 10 : 1));
 }
 
 /* Under user-mode emulation every run says the sandbox lacks what qemu-user cannot give its

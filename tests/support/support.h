@@ -24,9 +24,9 @@ const char *hbt_shared(void);
 		if (hb_emulated())                                                              \
 			cr_skip_test("qemu-user cannot give its guest %s", what);                   \
 	} while (0)
-/* How many times slower code runs here than on the machine itself: 1, or 10 under user-mode
- * emulation. Scales the time limits a correct library must finish within. */
-unsigned hbt_slowdown(void);
+/* A --time-limit a correct library must finish within: native_s seconds, ten times that under
+ * user-mode emulation (which runs the fixtures' code about six times slower). Caller frees. */
+char *hbt_time_limit(unsigned native_s);
 
 /* Path under ../shared (caller frees). */
 char *hbt_shared_path(const char *rel);
