@@ -10,12 +10,12 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libcmark-dev libxml2-dev zlib1g-dev \
 	libjansson-dev libssl-dev libcriterion-dev openssl \
 	chromium python3 libseccomp-dev clang libclang-rt-dev nodejs \
-	slurmctld slurmd slurm-client munge scdoc man-db dpkg-dev libdeflate-dev hugo
+	slurmctld slurmd slurm-client munge scdoc man-db dpkg-dev libdeflate-dev hugo locales
 # The name of this machine's evidence: architecture and host name, e.g. x86_64-lab3.
 SYSTEM ?= $(shell echo "$$(uname -m)-$$(hostname -s 2>/dev/null || echo host)" | tr -c 'A-Za-z0-9_.\n-' '-')
 CMAKE_FLAGS = -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DHB_WERROR=$(if $(CI),ON,OFF)
 
-.PHONY: all build deps test test-cluster site install uninstall package clean
+.PHONY: all build deps test golden test-cluster site install uninstall package clean
 
 all: build
 
@@ -38,6 +38,13 @@ deps:
 		echo "  sudo apt-get install -y" $$missing; \
 		exit 1; \
 	fi
+	@# a locale with a decimal comma, for the test that charts do not change under one
+	@if ! locale -a 2>/dev/null | grep -qx 'de_DE.utf8'; then \
+		if [ "$$(id -u)" = 0 ]; then localedef -i de_DE -f UTF-8 de_DE.UTF-8; \
+		else sudo -n localedef -i de_DE -f UTF-8 de_DE.UTF-8 || { \
+			echo "Run this once, then try again:"; \
+			echo "  sudo localedef -i de_DE -f UTF-8 de_DE.UTF-8"; exit 1; }; fi; \
+	fi
 	@# axe-core for the browser test's accessibility check, at the version package-lock.json pins
 	@if [ ! -f tests/browser/node_modules/axe-core/axe.min.js ]; then \
 		cd tests/browser && npm ci --no-audit --no-fund; \
@@ -45,11 +52,17 @@ deps:
 
 test: deps
 	@$(MAKE) --no-print-directory build
-	@cd $(BUILD) && ctest --output-on-failure
+	@tests/support/run_ctest.sh $(BUILD) "make test in $(BUILD)"
 
 # A campaign on a real one-machine Slurm cluster (munged, slurmctld, slurmd started as root in a
 # temporary folder and stopped again): contrib/slurm/submit.sh's job array of shards and the
 # merge that depends on it; see tests/cluster/test_cluster.sh.
+# Rewrite the site tests' golden pages and sum lists (tests/fixtures/golden/, site-sums/) from
+# this build, for a change meant to alter the pages; review them with git diff. Never a test's job.
+golden:
+	@$(MAKE) --no-print-directory build >/dev/null
+	@$(BUILD)/bin/hbt_golden
+
 test-cluster: deps
 	@$(MAKE) --no-print-directory build
 	@tests/cluster/test_cluster.sh $(BUILD) .

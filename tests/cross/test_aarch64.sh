@@ -3,7 +3,8 @@
 # binfmt_misc: the tests, hashbench and the drivers it starts are aarch64 programs; `gcc` is the
 # cross compiler (tests/cross/cross-gcc.sh), as an aarch64 machine's gcc builds for aarch64. A
 # test that needs what qemu-user cannot give its guest (seccomp, namespaces, Landlock, an
-# address-space limit of its own) skips and says so; the skipped tests are listed at the end.
+# address-space limit of its own) skips and says so; the skipped tests are listed at the end
+# (tests/support/run_ctest.sh; in CI only the allowed machine limits of tests/skips-allowed).
 #
 # usage: tests/cross/test_aarch64.sh AARCH64_BUILD [ctest options…]
 set -u -o pipefail
@@ -23,25 +24,5 @@ file -b "$arm/bin/test_drng" | grep -q 'ARM aarch64' || fail "$arm: not an aarch
 mkdir -p "$arm/cross-bin"
 ln -sf "$here/tests/cross/cross-gcc.sh" "$arm/cross-bin/gcc"
 ln -sf "$here/tests/cross/cross-gcc.sh" "$arm/cross-bin/cc"
-junit=$arm/test-aarch64.xml
-rc=0
-(cd "$arm" && PATH="$arm/cross-bin:$PATH" ctest --output-on-failure \
-	--test-output-size-passed 4000000 --output-junit "$junit" "$@") ||
-	rc=$?
-
-# every skipped test with its reason: Criterion's [SKIP] lines (its tests run with --verbose)
-# and the ctest entries that ended with their skip code
-python3 - "$junit" "$(qemu-aarch64 --version | head -n 1)" <<'PY' || rc=1
-import sys, xml.etree.ElementTree as ET
-skips = []
-for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
-    out = case.findtext("system-out") or ""
-    if case.get("status") in ("notrun", "disabled") or case.find("skipped") is not None:
-        last = out.strip().splitlines()[-1:]
-        skips.append("%s: skipped: %s" % (case.get("name"), last[0] if last else "no reason given"))
-    skips += [l[len("[SKIP] "):] for l in out.splitlines() if l.startswith("[SKIP] ")]
-print("test-aarch64: under %s: %d tests skipped" % (sys.argv[2], len(skips)))
-for s in sorted(set(skips)):
-    print("  " + s)
-PY
-exit "$rc"
+PATH="$arm/cross-bin:$PATH" "$here/tests/support/run_ctest.sh" "$arm" \
+	"test-aarch64 under $(qemu-aarch64 --version | head -n 1)" "$@"

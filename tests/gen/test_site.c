@@ -12,38 +12,19 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
+#include "golden.h"
 #include "hashgen.h"
 #include "pages.h"
 #include "render.h"
 #include "support.h"
 
 #define DATA HBT_FIXTURES "/data"
-#define GOLDEN HBT_FIXTURES "/golden"
+#define GOLDEN HBT_GOLDEN_DIR
 #define TEMPLATES HBT_SOURCE_DIR "/templates"
 
 static int S_build(const char *data, const char *out, int strict, char **err)
 {
-	hg_site_opts o;
-	hg_site_stats st;
-	char *warn_text = NULL;
-	size_t warn_len = 0;
-	FILE *w = open_memstream(&warn_text, &warn_len);
-	int rc;
-
-	memset(&o, 0, sizeof(o));
-	o.data_dir = data;
-	o.templates_dir = TEMPLATES;
-	o.out_dir = out;
-	o.strict = strict;
-	o.generator = "hashgen (test)";
-	o.warnings = w;
-	rc = hg_site_build(&st, &o);
-	fclose(w);
-	if (err)
-		*err = rc ? hg_xstrdup(hg_error_last()) : warn_text;
-	if (!err || rc)
-		free(warn_text);
-	return rc;
+	return hbt_site_build(data, out, strict, err);
 }
 
 static char *S_read(const char *path)
@@ -58,30 +39,18 @@ static char *S_read(const char *path)
 
 Test(site, golden_pages)
 {
-	static const char *pages[] = { "index.html", "x86_1/index.html", "x86_1/method.html",
-		"x86_1/hash-15.html", "x86_1/hash-15.md", "arm_1/hash-15.html", "arm_1/hash-15.md",
-		"x86_1/hash-21.md", "x86_1/evil.html", "x86_1/evil.md", "x86_1/compare.html",
-		"x86_1/compare.md", "arm_1/compare.md", NULL };
 	char *out = hbt_tmpdir("golden"), *site = hb_path_join(out, "site");
-	int update = getenv("HBT_UPDATE_GOLDEN") != NULL;
 	size_t i;
 
+	HBT_REFUSE_GOLDEN_UPDATE();
 	cr_assert_eq(S_build(DATA, site, 0, NULL), 0, "%s", hg_error_last());
-	for (i = 0; pages[i]; i++) {
-		char *got_path = hb_path_join(site, pages[i]), *want_path = hb_path_join(GOLDEN, pages[i]);
-		char *got = S_read(got_path);
-		if (update) {
-			char *dir = strdup(want_path);
-			*strrchr(dir, '/') = 0;
-			hg_mkdirs(dir);
-			hbt_write(want_path, got, strlen(got));
-			free(dir);
-		} else {
-			char *want = S_read(want_path);
-			cr_expect_str_eq(got, want, "%s differs from tests/fixtures/golden/%s "
-				"(HBT_UPDATE_GOLDEN=1 rewrites the golden files)", pages[i], pages[i]);
-			free(want);
-		}
+	for (i = 0; hbt_golden_pages[i]; i++) {
+		const char *page = hbt_golden_pages[i];
+		char *got_path = hb_path_join(site, page), *want_path = hb_path_join(GOLDEN, page);
+		char *got = S_read(got_path), *want = S_read(want_path);
+		cr_expect_str_eq(got, want, "%s differs from tests/fixtures/golden/%s (make golden "
+			"rewrites the golden files when the change is meant)", page, page);
+		free(want);
 		free(got);
 		free(got_path);
 		free(want_path);
