@@ -478,6 +478,8 @@ static int S_cmd_env(S_opts *o)
 {
 	char *text = NULL, *machine;
 	int rc = 0;
+	if (o->nargs > 0)
+		return S_usage_error("env: unexpected argument '%s'", o->args[0]);
 	S_fill_run(o);
 	S_default_system(o, &machine);
 	if (hb_campaign_system_json(&text, &o->run) != 0)
