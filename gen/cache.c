@@ -9,8 +9,9 @@
 #include "sitewide.h"
 
 /* 5: doubles as C99 hex floats (%a), exact and several times faster to print and read than
- * %.17g; a cache of another version is ignored (the build is then a clean one). */
-#define MAGIC "hashgen-cache 5"
+ * %.17g; 6: the stat of each page, so that a page the cache does not describe is not reused.
+ * A cache of another version is ignored (the build is then a clean one). */
+#define MAGIC "hashgen-cache 6"
 
 static int S_cmp_file(const void *a, const void *b)
 {
@@ -156,6 +157,7 @@ void hg_cache_load(hg_cache *c, const char *path)
 		char a[4096], b[4096], sha[65], own[65];
 		unsigned long long ino, size;
 		long long mtime;
+		hg_cpage *p;
 		double headline;
 		if (line[0] == 'F' && sscanf(line, "F %4095s %llu %llu %lld %64s", a, &ino, &size, &mtime,
 				sha) == 5) {
@@ -176,19 +178,22 @@ void hg_cache_load(hg_cache *c, const char *path)
 				hg_cache_clear(c);
 				return;
 			}
-		} else if (line[0] == 'P' && sscanf(line, "P %4095s %4095s %64s %64s %lg", a, b, sha,
-				own, &headline) == 5) {
+		} else if (line[0] == 'P' && sscanf(line, "P %4095s %4095s %64s %64s %lg %llu %llu %lld",
+				a, b, sha, own, &headline, &ino, &size, &mtime) == 8) {
 			if (c->npages == pcap) {
 				pcap = pcap ? 2 * pcap : 256;
 				c->pages = realloc(c->pages, pcap * sizeof(hg_cpage));
 			}
-			memset(&c->pages[c->npages], 0, sizeof(hg_cpage));
-			c->pages[c->npages].system = hg_xstrdup(a);
-			c->pages[c->npages].id = hg_xstrdup(b);
-			memcpy(c->pages[c->npages].key, sha, 65);
-			memcpy(c->pages[c->npages].own, own, 65);
-			c->pages[c->npages].headline = headline;
-			c->npages++;
+			p = &c->pages[c->npages++];
+			memset(p, 0, sizeof(hg_cpage));
+			p->system = hg_xstrdup(a);
+			p->id = hg_xstrdup(b);
+			memcpy(p->key, sha, 65);
+			memcpy(p->own, own, 65);
+			p->headline = headline;
+			p->page_ino = ino;
+			p->page_size = size;
+			p->page_mtime_ns = mtime;
 		}
 	}
 	free(text);
@@ -248,8 +253,9 @@ int hg_cache_save(const char *path, hg_cfile *files, size_t nfiles, hg_cpage *pa
 	fprintf(f, "%s\n", MAGIC);
 	for (i = 0; i < npages; i++) {
 		size_t k;
-		fprintf(f, "P %s %s %s %s %a\n", pages[i].system, pages[i].id, pages[i].key,
-			pages[i].own, pages[i].headline);
+		fprintf(f, "P %s %s %s %s %a %llu %llu %lld\n", pages[i].system, pages[i].id,
+			pages[i].key, pages[i].own, pages[i].headline, pages[i].page_ino, pages[i].page_size,
+			pages[i].page_mtime_ns);
 		for (k = 0; k < pages[i].nfigs; k++)
 			S_put_fig(f, &pages[i].figs[k]);
 	}

@@ -339,7 +339,7 @@ static int S_put_in_place(S_build *b)
 		hg_algpages_move_back(b->ap); /* S_swap put the previous site back where it was */
 		return -1;
 	}
-	if (hg_algpages_save_cache(b->ap, b->cache_path) != 0 && b->o->warnings)
+	if (hg_algpages_save_cache(b->ap, b->o->out_dir, b->cache_path) != 0 && b->o->warnings)
 		fprintf(b->o->warnings, "hashgen: warning: %s\n", hg_error_last());
 	return 0;
 }

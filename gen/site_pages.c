@@ -207,6 +207,11 @@ static int S_file_warnings(const hg_algpages *c, S_job *j, const hg_evfile *file
 	return 0;
 }
 
+static long long S_mtime_ns(const struct stat *st)
+{
+	return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+}
+
 /* What the cache keeps of a page's files. */
 static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
 {
@@ -232,12 +237,16 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 	hg_evfile *files;
 	size_t n = 0, i;
 	char *page;
+	struct stat st;
 	int ok;
 
 	if (!cp)
 		return 0;
+	/* the page the cache describes, not one of another site or of another build */
 	page = hg_xprintf("%s/%s/%s.html", c->old, j->s->name, j->id);
-	ok = access(page, F_OK) == 0;
+	ok = stat(page, &st) == 0 && (unsigned long long)st.st_ino == cp->page_ino &&
+		(unsigned long long)st.st_size == cp->page_size &&
+		S_mtime_ns(&st) == cp->page_mtime_ns;
 	free(page);
 	if (!ok)
 		return 0;
@@ -250,7 +259,7 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 		f->file = hg_xstrdup(sc[i].rel);
 		f->ino = (unsigned long long)sc[i].st.st_ino;
 		f->size = (unsigned long long)sc[i].st.st_size;
-		f->mtime_ns = (long long)sc[i].st.st_mtim.tv_sec * 1000000000LL + sc[i].st.st_mtim.tv_nsec;
+		f->mtime_ns = S_mtime_ns(&sc[i].st);
 		if (cf && cf->ino == f->ino && cf->size == f->size && cf->mtime_ns == f->mtime_ns) {
 			memcpy(f->sha256, cf->sha256, 65);
 		} else {
@@ -678,7 +687,7 @@ const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *c, size_t k)
 	return &c->yards[k];
 }
 
-int hg_algpages_save_cache(const hg_algpages *c, const char *path)
+int hg_algpages_save_cache(const hg_algpages *c, const char *site, const char *path)
 {
 	size_t nf = 0, f = 0, i;
 	hg_cfile *files;
@@ -689,6 +698,14 @@ int hg_algpages_save_cache(const hg_algpages *c, const char *path)
 		nf += c->jobs[i].nfiles;
 	files = calloc(nf + 1, sizeof(hg_cfile));
 	for (i = 0; i < c->njobs; i++) {
+		char *page = hg_xprintf("%s/%s/%s.html", site, c->jobs[i].s->name, c->jobs[i].id);
+		struct stat st;
+		if (stat(page, &st) == 0) {
+			cp[i].page_ino = (unsigned long long)st.st_ino;
+			cp[i].page_size = (unsigned long long)st.st_size;
+			cp[i].page_mtime_ns = S_mtime_ns(&st);
+		}
+		free(page);
 		memcpy(files + f, c->jobs[i].files, c->jobs[i].nfiles * sizeof(hg_cfile));
 		f += c->jobs[i].nfiles;
 		cp[i].system = (char *)c->jobs[i].s->name;

@@ -62,13 +62,15 @@ const hg_fig **hg_algpages_rows(const hg_algpages *ap, size_t k, size_t *n);
  * site could not be put in place. */
 int hg_algpages_move_reused(const hg_algpages *ap);
 void hg_algpages_move_back(const hg_algpages *ap);
-/* The rebuild cache of this build, written atomically to path. */
-int hg_algpages_save_cache(const hg_algpages *ap, const char *path);
+/* The rebuild cache of this build, written atomically to path, with the stat of each page as
+ * it now lies in site (the folder the new site was put in place as). */
+int hg_algpages_save_cache(const hg_algpages *ap, const char *site, const char *path);
 void hg_algpages_free(hg_algpages *ap);
 
 /* ---- the rebuild cache (cache.c): per evidence file its stat and SHA-256, per algorithm page
- * the digest of everything it was rendered from and the figures of its records (so that the
- * comparison pages and downloads need not read unchanged records again) ---- */
+ * the stat of the page the build left, the digest of everything it was rendered from and the
+ * figures of its records (so that the comparison pages and downloads need not read unchanged
+ * records again) ---- */
 
 typedef struct {
 	char *path;                /* "<system>/<relative path>" */
@@ -82,6 +84,10 @@ typedef struct {
 	char key[65];              /* everything the page shows */
 	char own[65];              /* the page's own inputs: its evidence, system and catalog entry */
 	double headline;
+	/* <system>/<id>.html as the build that wrote the cache left it: a page whose stat differs is
+	 * not the one the cache describes (a cache copied from another site, or kept from before) */
+	unsigned long long page_ino, page_size;
+	long long page_mtime_ns;
 	hg_fig *figs;              /* the rows of its records (figures.c) */
 	size_t nfigs;
 } hg_cpage;
