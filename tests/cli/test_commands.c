@@ -364,8 +364,9 @@ Test(env, errors_are_one_line_and_print_nothing)
 		S_env e = S_env_run(cases[i].args);
 		cr_expect_eq(e.status, cases[i].status, "case %zu (%s): status %d", i, cases[i].args[1],
 			e.status);
-		cr_expect_str_eq(e.err, cases[i].err, "case %zu", i);
-		cr_expect_str_eq(e.out, "", "case %zu: nothing on stdout", i);
+		cr_expect_str_eq(e.err, cases[i].err, "case %zu: stderr was '%s'", i, e.err);
+		cr_expect_str_eq(e.out, "", "case %zu: nothing on stdout, got %zu bytes", i,
+			strlen(e.out));
 		S_env_free(&e);
 	}
 }
