@@ -75,21 +75,32 @@ static void S_value(hb_sentinel *s, int cpu, double cycles)
 	s->cpus[i].v[s->cpus[i].n++] = cycles;
 }
 
-/* The q-quantile (0..1) of cpu's readings so far; < 0 when there are none. */
-static double S_quantile(const hb_sentinel *s, int cpu, double q)
+/* A sorted copy of cpu's readings so far, their number in *n; NULL when there are none. */
+static double *S_sorted(const hb_sentinel *s, int cpu, size_t *n)
 {
-	size_t i, n;
-	double *v, m;
+	size_t i;
+	double *v;
 	for (i = 0; i < s->ncpus && s->cpus[i].cpu != cpu; i++)
 		;
 	if (i == s->ncpus || !s->cpus[i].n)
-		return -1;
-	n = s->cpus[i].n;
-	v = malloc(n * sizeof(*v));
+		return NULL;
+	*n = s->cpus[i].n;
+	v = malloc(*n * sizeof(*v));
+	if (!v)
+		return NULL;
+	memcpy(v, s->cpus[i].v, *n * sizeof(*v));
+	hb_median(v, *n); /* sorts */
+	return v;
+}
+
+/* The q-quantile (0..1) of cpu's readings so far, the reading at floor(q (n - 1)) in order;
+ * < 0 when there are none. */
+static double S_quantile(const hb_sentinel *s, int cpu, double q)
+{
+	size_t n;
+	double *v = S_sorted(s, cpu, &n), m;
 	if (!v)
 		return -1;
-	memcpy(v, s->cpus[i].v, n * sizeof(*v));
-	hb_median(v, n); /* sorts */
 	m = v[(size_t)(q * (double)(n - 1))];
 	free(v);
 	return m;
@@ -102,9 +113,17 @@ double hb_sentinel_reference(const hb_sentinel *s, int cpu)
 	return S_quantile(s, cpu, HB_SENTINEL_REFERENCE_Q);
 }
 
+/* The median of cpu's readings (of an even number, the mean of the middle two, as hb_median
+ * and the robust sd take it); < 0 when there are none. */
 static double S_median(const hb_sentinel *s, int cpu)
 {
-	return S_quantile(s, cpu, 0.5);
+	size_t n;
+	double *v = S_sorted(s, cpu, &n), m;
+	if (!v)
+		return -1;
+	m = hb_median(v, n);
+	free(v);
+	return m;
 }
 
 /* 1.4826 times the median absolute deviation of cpu's readings, in % of their median: their
