@@ -177,21 +177,6 @@ static void S_expect_clean(S_dirs *d, const char *site, const char *data, const 
 	free(clean);
 }
 
-/* Replace the first from in root/rel by to. */
-static void S_edit(const char *root, const char *rel, const char *from, const char *to)
-{
-	char *path = hb_path_join(root, rel), *text, *at, *edited;
-	size_t len;
-	cr_assert_eq(hg_read_file(&text, &len, path), 0, "%s", hg_error_last());
-	at = strstr(text, from);
-	cr_assert_not_null(at, "%s has no %s", path, from);
-	edited = hb_sprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-	hbt_write(path, edited, strlen(edited));
-	free(edited);
-	free(text);
-	free(path);
-}
-
 /* Every algorithm page of the site holds text in its file with the suffix ext. */
 static void S_expect_in_pages(const char *site, const char *ext, const char *text)
 {
@@ -217,7 +202,7 @@ static void S_template_edit(S_dirs *d, const char *file, const char *from, const
 {
 	S_snap s = S_start(d, VERSION_1);
 	char *why = hb_sprintf("%s changed", file);
-	S_edit(d->templates, file, from, to);
+	hbt_replace(d->templates, file, from, to);
 	S_build(d, d->data, d->site, VERSION_1);
 	S_expect_again(&s, d->site, again, why);
 	S_expect_clean(d, d->site, d->data, VERSION_1);
@@ -299,7 +284,7 @@ Test(cache, a_cache_of_another_format_version_is_ignored, .timeout = 120)
 	S_snap s = S_start(&d, VERSION_1);
 
 	/* the version field of its first line, "hashgen-cache N", as an older hashgen wrote it */
-	S_edit(d.root, "site.hashgen-cache", "hashgen-cache ", "hashgen-cache 0");
+	hbt_replace(d.root, "site.hashgen-cache", "hashgen-cache ", "hashgen-cache 0");
 	S_build(&d, d.data, d.site, VERSION_1);
 	S_expect_again(&s, d.site, S_every, "a cache of format version 0");
 	S_expect_clean(&d, d.site, d.data, VERSION_1);
@@ -325,7 +310,7 @@ Test(cache, a_cache_copied_from_another_site_gives_a_clean_build, .timeout = 120
 
 	/* another site: the same evidence but one figure */
 	S_sh(hb_sprintf("cp -r '%s' '%s'", d.data, other));
-	S_edit(other, RECORD, "\"peak_rss_kib\": 1472", "\"peak_rss_kib\": 1479");
+	hbt_replace(other, RECORD, "\"peak_rss_kib\": 1472", "\"peak_rss_kib\": 1479");
 	S_build(&d, other, other_site, VERSION_1);
 	/* this site's cache beside it, and this site's evidence rendered there: the cache describes
 	 * the evidence exactly, but not the pages beside it */
@@ -351,7 +336,7 @@ Test(cache, a_cache_from_before_the_evidence_changed_renders_the_changed_page_ag
 	/* the cache of this site, kept; then the evidence changes and the site follows it */
 	S_sh(hb_sprintf("cp '%s' '%s'", d.cache, saved));
 	cr_assert_eq(hg_read_file(&original, &len, record), 0, "%s", hg_error_last());
-	S_edit(d.data, RECORD, "\"peak_rss_kib\": 1472", "\"peak_rss_kib\": 1479");
+	hbt_replace(d.data, RECORD, "\"peak_rss_kib\": 1472", "\"peak_rss_kib\": 1479");
 	S_build(&d, d.data, d.site, VERSION_1);
 	S_expect_again(&s, d.site, S_changed_page, "one record changed");
 	S_snap_free(&s);

@@ -191,18 +191,6 @@ Test(headline, algorithm_page_shows_the_guides_columns_and_the_headline)
 	free(site);
 }
 
-/* A copy of the fixtures with one record's text changed from what to by. */
-static void S_spoil(const char *data, const char *rel, const char *what, const char *by)
-{
-	char *path = hb_path_join(data, rel), *text = S_read(path), *at = strstr(text, what), *out;
-	cr_assert_not_null(at, "%s has no %s", rel, what);
-	out = hb_sprintf("%.*s%s%s", (int)(at - text), text, by, at + strlen(what));
-	hbt_write(path, out, strlen(out));
-	free(out);
-	free(text);
-	free(path);
-}
-
 Test(headline, a_bad_headline_is_one_line_naming_file_and_field)
 {
 	static const struct {
@@ -223,7 +211,7 @@ Test(headline, a_bad_headline_is_one_line_naming_file_and_field)
 		char *site = hb_path_join(root, "site"), *cmd, *out, *want;
 		cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data);
 		cr_assert_eq(system(cmd), 0);
-		S_spoil(data, "x86_1/records/hash-15/litchi_256__hash_65536.json", cases[k].what,
+		hbt_replace(data, "x86_1/records/hash-15/litchi_256__hash_65536.json", cases[k].what,
 			cases[k].by);
 		cr_expect_neq(S_hashgen(&out, root, data, site), 0, "%s", out);
 		want = hb_sprintf("hashgen: %s/x86_1/records/hash-15/litchi_256__hash_65536.json: %s\n",

@@ -174,6 +174,23 @@ void hbt_write(const char *path, const void *data, size_t len)
 	cr_assert_eq(hb_file_write_atomic(path, data, len), 0, "%s", hb_error_last());
 }
 
+void hbt_replace(const char *dir, const char *rel, const char *from, const char *to)
+{
+	char *path = hb_path_join(dir, rel), *text, *at, *edited;
+	hb_buf b;
+
+	cr_assert_eq(hb_file_read_raw(&b, path), 0, "%s", hb_error_last());
+	text = hb_sprintf("%.*s", (int)b.len, (const char *)b.data);
+	at = strstr(text, from);
+	cr_assert_not_null(at, "%s has no %s", path, from);
+	edited = hb_sprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	hbt_write(path, edited, strlen(edited));
+	free(edited);
+	free(text);
+	hb_buf_free(&b);
+	free(path);
+}
+
 json_t *hbt_json_load(const char *dir, const char *rel)
 {
 	char *path = hb_path_join(dir, rel);

@@ -45,6 +45,8 @@ int hbt_cli(char **out, char **err, const char *stdin_data, const char *const ar
 /* A fresh empty folder under the test work folder (caller frees). */
 char *hbt_tmpdir(const char *name);
 void hbt_write(const char *path, const void *data, size_t len);
+/* Replace the first from in the file dir/rel by to; asserts that the file holds from. */
+void hbt_replace(const char *dir, const char *rel, const char *from, const char *to);
 
 /* Finished records (…__hash_<n>.json, no temporary file) in the folder dir; 0 when it is absent. */
 size_t hbt_count_records(const char *dir);
