@@ -119,7 +119,7 @@ static void S_expect_failed_in(const char *sys, const char *alg, const char *ins
 {
 	json_t *j = S_record(sys, alg, inst, 4096);
 	cr_expect_str_eq(S_str(j, "status"), status, "%s: %s", inst, S_str(j, "detail"));
-	cr_expect(strstr(S_str(j, "detail"), detail) != NULL, "%s: detail %s, expected %s", inst,
+	cr_expect_str_eq(S_str(j, "detail"), detail, "%s: %s, expected %s", inst,
 		S_str(j, "detail"), detail);
 	cr_expect_eq(json_array_size(json_object_get(j, "trials")), 0);
 	json_decref(j);
@@ -221,10 +221,12 @@ static void S_contained(const char *name, uid_t uid, gid_t gid, int user_ns)
 	free(listing);
 	cr_expect(!S_grep_tree(data, "TOPSECRET"), "the secret is in no evidence file");
 
+	/* the first call each makes that the filter refuses */
 	S_expect_failed(sys, "tmpfile_256", "violation", "violation: openat");
 	S_expect_failed(sys, "delete_256", "violation", "violation: unlink");
 	S_expect_failed(sys, "connect_256", "violation", "violation: socket");
-	S_expect_failed(sys, "system_256", "violation", "violation: ");
+	/* glibc's system() ignores SIGINT and SIGQUIT before it starts the shell */
+	S_expect_failed(sys, "system_256", "violation", "violation: rt_sigaction");
 	S_expect_failed(sys, "exec_256", "violation", "violation: execve");
 	S_expect_failed(sys, "fork_256", "violation", "violation: clone");
 	S_expect_failed(sys, "secret_256", "violation", "violation: openat");
@@ -245,16 +247,30 @@ static void S_contained(const char *name, uid_t uid, gid_t gid, int user_ns)
 	}
 	json_decref(j);
 
-	/* before the filter, the constructor met every other layer */
+	/* before the filter, the constructor met every other layer: its trace says it ran to its
+	 * end, each attempt refused by the layer that holds it, the one file it may make made */
 	j = S_record(sys, "ctor", "ctor_256", 4096);
 	cr_expect_str_eq(S_str(j, "status"), "ok", "contained, then timed");
-	cr_expect(strstr(S_str(j, "output"), "ctor: create " VICTIMS "/ctor-created: ") != NULL &&
-		strstr(S_str(j, "output"), "ctor: create " VICTIMS "/ctor-created: done") == NULL,
-		"%s", S_str(j, "output"));
-	cr_expect(strstr(S_str(j, "output"), "delete " VICTIMS "/victim: done") == NULL);
-	cr_expect(strstr(S_str(j, "output"), "connect to 127.0.0.1:47931: done") == NULL);
-	cr_expect(strstr(S_str(j, "output"), "ctor: fork: done") == NULL);
-	cr_expect(strstr(S_str(j, "output"), "read " VICTIMS "/secret: done") == NULL);
+	{
+		json_int_t abi = json_integer_value(json_object_get(json_object_get(j, "sandbox"),
+			"landlock_abi"));
+		char *want = hb_sprintf(
+			/* the read-only view */
+			"ctor: create " VICTIMS "/ctor-created: Read-only file system\n"
+			"ctor: delete " VICTIMS "/victim: Read-only file system\n"
+			/* Landlock's TCP rules (ABI 4), else the network namespace's missing route */
+			"ctor: connect to 127.0.0.1:47931: %s\n"
+			/* no second process for the sandbox user */
+			"ctor: fork: Resource temporarily unavailable\n"
+			"ctor: fork: Resource temporarily unavailable\n"
+			/* the unprivileged user (and Landlock) */
+			"ctor: read " VICTIMS "/secret: Permission denied\n"
+			"ctor: create ctor-ran in its working folder: done\n"
+			"ctor: through\n", abi >= 4 ? "Permission denied" : "Network is unreachable");
+		cr_expect_str_eq(S_str(j, "output"), want, "the constructor's trace:\n%s",
+			S_str(j, "output"));
+		free(want);
+	}
 	json_decref(j);
 
 	j = json_load_file(hb_path_join(sys, "system.json"), 0, NULL);
@@ -323,7 +339,8 @@ Test(sandbox, a_library_that_kills_everything_is_contained, .timeout = 300)
 	cr_expect(strstr(err, "campaign kx finished: ") != NULL, "hashbench survived: %s", err);
 	j = S_record(sys, "killer", "kill_256", 4096);
 	cr_expect_str_eq(S_str(j, "status"), "violation");
-	cr_expect(strncmp(S_str(j, "detail"), "violation: ", 11) == 0);
+	cr_expect_str_eq(S_str(j, "detail"), "violation: kill", "the first kill is refused: %s",
+		S_str(j, "detail"));
 	json_decref(j);
 	j = S_record(sys, "killer", "good_256", 4096);
 	cr_expect_str_eq(S_str(j, "status"), "ok");
@@ -350,7 +367,8 @@ Test(sandbox, a_library_that_allocates_8_gib_stops_at_the_memory_limit, .timeout
 		"guest's memory inside its own)");
 	cr_expect_eq(hbt_cli(&out, &err, NULL, args), 1, "%s", err);
 	cr_expect(strstr(err, "campaign mx finished: ") != NULL, "%s", err);
-	S_expect_failed_in(sys, "memory", "memory_256", "error", "CryptHash returned non-zero");
+	S_expect_failed_in(sys, "memory", "memory_256", "error",
+		"CryptHash returned non-zero for a 4096-byte message (warm-up)");
 	j = S_record(sys, "memory", "memory_256", 4096);
 	cr_expect_eq(json_integer_value(json_object_get(json_object_get(json_object_get(j,
 		"sandbox"), "limits"), "address_space_bytes")), 1LL << 30);
