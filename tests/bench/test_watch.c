@@ -7,7 +7,8 @@
  * around it and every pass that confirms it (within the record's confirm_pct of the headline) ran
  * while the hog did: the headline is the fastest pass, so a confirming pass outside the hog's time
  * means the host, not the hog, was slow (seen in CI: 19 % on a figure whose passes ran beside the
- * hog only in part). Every pass that ran wholly inside the hog's time must be judged disturbed. */
+ * hog only in part). Every pass that ran wholly inside the hog's time must be judged disturbed;
+ * the hog runs until one did, however long passes take. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -83,6 +84,38 @@ static void S_sleep_ms(long ms)
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
+}
+
+/* The verdicts on passes ("…: calm", "…: disturbed") in the campaign's stderr so far. */
+static int S_verdicts(const char *errp)
+{
+	char *text = S_slurp(errp), *at;
+	int n = 0;
+	for (at = text; (at = strstr(at, ": calm\n")) != NULL; at++)
+		n++;
+	for (at = text; (at = strstr(at, ": disturbed\n")) != NULL; at++)
+		n++;
+	free(text);
+	return n;
+}
+
+/* Wait for the campaign run to report n verdicts; the bound only ends a campaign that never
+ * does (a normal one reports its 20 in 5 s). */
+static void S_until_verdicts(const char *errp, pid_t run, int n)
+{
+	int polls, st;
+	for (polls = 0; S_verdicts(errp) < n; polls++) {
+		cr_assert_lt(polls, 12000, "no verdict %d in 240 s: %s", n, S_slurp(errp));
+		cr_assert_eq(waitpid(run, &st, WNOHANG), 0, "the campaign ended before its verdict %d: "
+			"%s", n, S_slurp(errp));
+		S_sleep_ms(20);
+	}
+}
+
+static void S_until_second(time_t t)
+{
+	while (time(NULL) < t)
+		S_sleep_ms(50);
 }
 
 /* A busy loop pinned to cpu until killed. */
@@ -174,7 +207,14 @@ Test(watch, a_hog_on_the_timing_cpu_is_measured_again_or_marked, .timeout = 900)
 		cr_assert_lt(n, 2400, "the campaign did not get to its first pass");
 		hog_start = time(NULL);
 		hog = S_hog(c);
-		S_sleep_ms(6000);
+		/* the hog stops at events, not after a while: it runs until a pass ran wholly beside it
+		 * by the records' whole seconds. Two seconds in, the next verdict's pass ended after
+		 * hog_start (verdicts follow their passes by milliseconds), so the pass after it began
+		 * after hog_start; once its verdict is in, the hog runs two seconds more. */
+		S_until_second(hog_start + 2);
+		n = S_verdicts(errp);
+		S_until_verdicts(errp, run, n + 2);
+		S_until_second(time(NULL) + 2);
 		kill(hog, SIGKILL);
 		S_wait(hog);
 		hog_end = time(NULL) + 1;
@@ -237,9 +277,9 @@ Test(watch, a_hog_on_the_timing_cpu_is_measured_again_or_marked, .timeout = 900)
 		"campaign"), "sentinel"), "disturbed_records")), marked);
 	cr_expect_gt(inside, 0, "no pass ran wholly inside the hog's %ld s",
 		(long)(hog_end - hog_start));
-	cr_log_info("hog: %zu passes wholly inside it (%zu of them switched out), %zu figures far from "
-		"both calm runs while it ran, %zu marked disturbed, %zu measured again", inside, off, far,
-		marked, remeasured);
+	cr_log_info("hog: %ld s, %zu passes wholly inside it (%zu of them switched out), %zu figures "
+		"far from both calm runs while it ran, %zu marked disturbed, %zu measured again",
+		(long)(hog_end - hog_start), inside, off, far, marked, remeasured);
 	json_decref(sys);
 	free(root);
 	free(calm1);
