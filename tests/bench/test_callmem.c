@@ -30,7 +30,7 @@ static long long S_res(json_t *rec, const char *key)
 	return (long long)json_integer_value(v);
 }
 
-Test(memory, every_record_measures_the_fixtures_known_use, .timeout = 600)
+Test(memory, every_record_measures_the_fixtures_known_use, .timeout = HBT_TIMEOUT(600))
 {
 	char *data = hbt_tmpdir("memuse"), *sys = hb_path_join(data, "mem"), *out, *err;
 	char *pkg = hbt_tmpdir("memuse-pkg"), *cmd = hb_sprintf("cp -r '%s/.' '%s' && cp -r "
@@ -93,7 +93,7 @@ Test(memory, every_record_measures_the_fixtures_known_use, .timeout = 600)
 	free(cmd);
 }
 
-Test(memory, the_baselines_need_no_heap_and_little_stack, .timeout = 300)
+Test(memory, the_baselines_need_no_heap_and_little_stack, .timeout = HBT_TIMEOUT(300))
 {
 	char *data = hbt_tmpdir("membase"), *sys = hb_path_join(data, "mb"), *out, *err;
 	const char *args[] = { "run", "--system", "mb", "--profile", "quick", "--only", "sm3",

@@ -196,7 +196,7 @@ static int S_run_fixtures(char **err, const char *data, const char *submissions,
 	return status;
 }
 
-Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout = 300)
+Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout = HBT_TIMEOUT(300))
 {
 	/* the libraries that return get ten times what their slowest child takes here (a KAT file,
 	 * 2 s); the one that never does runs alone, where a short limit costs nothing */
@@ -314,7 +314,7 @@ Test(campaign, broken_packages_are_recorded_and_the_campaign_goes_on, .timeout =
 	free(limit);
 }
 
-Test(campaign, a_failed_kat_is_not_timed_without_time_failed, .timeout = 120)
+Test(campaign, a_failed_kat_is_not_timed_without_time_failed, .timeout = HBT_TIMEOUT(120))
 {
 	char *data = hbt_tmpdir("notimed"), *sys = hb_path_join(data, "fx"), *out, *err;
 	const char *args[] = { "run", "--system", "fx", "--profile", "quick", "--submissions",
@@ -364,7 +364,7 @@ static void S_expect_calibration(json_t *rec, const char *what)
 			(long long)rule, warm_ns / warm_calls);
 }
 
-Test(campaign, guide_profile_passes, .timeout = 300)
+Test(campaign, guide_profile_passes, .timeout = HBT_TIMEOUT(300))
 {
 	char *data = hbt_tmpdir("guide"), *sys = hb_path_join(data, "g"), *out, *err;
 	const char *args[] = { "run", "--system", "g", "--profile", "guide", "--only", "sm3",
@@ -466,7 +466,7 @@ static pid_t S_hold_record_write(int fan, pid_t pid, int n)
 	return held;
 }
 
-Test(campaign, killed_and_resumed_measures_nothing_twice, .timeout = 300)
+Test(campaign, killed_and_resumed_measures_nothing_twice, .timeout = HBT_TIMEOUT(300))
 {
 	static const char *names[] = { "SM3__hash_32.json", "SM3__hash_128.json",
 		"SM3__hash_512.json", "SM3__hash_1024.json", "SM3__hash_4096.json",
@@ -548,7 +548,7 @@ Test(campaign, killed_and_resumed_measures_nothing_twice, .timeout = 300)
 	free(data);
 }
 
-Test(campaign, bad_arguments_leave_the_evidence_untouched, .timeout = 120)
+Test(campaign, bad_arguments_leave_the_evidence_untouched, .timeout = HBT_TIMEOUT(120))
 {
 	char *data = hbt_tmpdir("badargs"), *sys = hb_path_join(data, "b"), *out, *err, *sums;
 	const char *good[] = { "run", "--system", "b", "--profile", "quick", "--only", "sm3",

@@ -156,7 +156,7 @@ static void S_edit_json(const S_case *c, const char *rel, const char *key, json_
 	json_decref(j);
 }
 
-Test(import, the_sample_becomes_our_evidence_with_its_originals, .timeout = 120)
+Test(import, the_sample_becomes_our_evidence_with_its_originals, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("import-good");
 	char *err, *want = S_summary(&c, NRECORDS, 4, 1, 0), *sums, *line, *next, *why = NULL;
@@ -337,7 +337,8 @@ Test(import, the_sample_becomes_our_evidence_with_its_originals, .timeout = 120)
 	S_teardown(&c);
 }
 
-Test(import, a_second_import_replaces_the_first_whole_and_keeps_the_catalog, .timeout = 120)
+Test(import, a_second_import_replaces_the_first_whole_and_keeps_the_catalog,
+	.timeout = HBT_TIMEOUT(120))
 {
 	static const char mine[] = "{\"id\": \"hash-16\", \"name\": \"LLH (ours)\"}\n";
 	S_case c = S_setup("import-again");
@@ -381,7 +382,8 @@ static void S_expect_one_refused(const S_case *c, const char *line)
 
 #define BAD "records/hash-16/LLH-256__hash_32.json"
 
-Test(import, a_record_of_an_unknown_schema_is_refused_and_the_rest_imported, .timeout = 120)
+Test(import, a_record_of_an_unknown_schema_is_refused_and_the_rest_imported,
+	.timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("import-schema");
 	S_edit_json(&c, BAD, "schema", json_integer(3));
@@ -391,7 +393,7 @@ Test(import, a_record_of_an_unknown_schema_is_refused_and_the_rest_imported, .ti
 	S_teardown(&c);
 }
 
-Test(import, a_record_without_a_field_is_refused, .timeout = 120)
+Test(import, a_record_without_a_field_is_refused, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("import-missing");
 	S_edit_json(&c, BAD, "trials", NULL);
@@ -400,7 +402,7 @@ Test(import, a_record_without_a_field_is_refused, .timeout = 120)
 	S_teardown(&c);
 }
 
-Test(import, a_record_with_a_value_that_is_no_number_is_refused, .timeout = 120)
+Test(import, a_record_with_a_value_that_is_no_number_is_refused, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("import-number");
 	json_t *j = hbt_json_load(c.dir, BAD), *trials = json_deep_copy(json_object_get(j, "trials"));
@@ -418,7 +420,7 @@ Test(import, a_record_with_a_value_that_is_no_number_is_refused, .timeout = 120)
 	S_teardown(&c);
 }
 
-Test(import, a_record_whose_figures_contradict_its_trials_is_refused, .timeout = 120)
+Test(import, a_record_whose_figures_contradict_its_trials_is_refused, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("import-figures");
 	S_edit_json(&c, BAD, "mean_cycles", json_real(1000.5));
@@ -427,7 +429,7 @@ Test(import, a_record_whose_figures_contradict_its_trials_is_refused, .timeout =
 	S_teardown(&c);
 }
 
-Test(import, a_path_out_of_the_folder_is_refused, .timeout = 120)
+Test(import, a_path_out_of_the_folder_is_refused, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("import-path");
 	S_edit_json(&c, BAD, "kat_log", json_string("../../../../etc/passwd"));
@@ -436,7 +438,7 @@ Test(import, a_path_out_of_the_folder_is_refused, .timeout = 120)
 	S_teardown(&c);
 }
 
-Test(import, a_symbolic_link_is_refused_and_not_followed, .timeout = 120)
+Test(import, a_symbolic_link_is_refused_and_not_followed, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("import-link");
 	char *err, *want = S_summary(&c, NRECORDS - 1, 0, 1, 0);
@@ -457,7 +459,7 @@ Test(import, a_symbolic_link_is_refused_and_not_followed, .timeout = 120)
 }
 
 Test(import, records_of_other_categories_and_operations_are_skipped_with_a_count,
-	.timeout = 120)
+	.timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("import-skip");
 	char *err, *want = S_summary(&c, NRECORDS, 4, 1, 0);
@@ -486,7 +488,7 @@ Test(import, records_of_other_categories_and_operations_are_skipped_with_a_count
 	S_teardown(&c);
 }
 
-Test(import, a_failed_import_leaves_data_as_it_was, .timeout = 120)
+Test(import, a_failed_import_leaves_data_as_it_was, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("import-failed");
 	char *err, *before, *want;
@@ -516,7 +518,7 @@ Test(import, a_failed_import_leaves_data_as_it_was, .timeout = 120)
 	S_teardown(&c);
 }
 
-Test(import, evidence_hashbench_measured_is_never_replaced, .timeout = 120)
+Test(import, evidence_hashbench_measured_is_never_replaced, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("import-measured");
 	const char *args[] = { "import", "ngcc-harness", c.dir, "--system", "x86_1", "--data", c.data,
@@ -535,7 +537,7 @@ Test(import, evidence_hashbench_measured_is_never_replaced, .timeout = 120)
 	S_teardown(&c);
 }
 
-Test(import, usage_errors_exit_2, .timeout = 60)
+Test(import, usage_errors_exit_2, .timeout = HBT_TIMEOUT(60))
 {
 	const char *no_system[] = { "import", "ngcc-harness", "somewhere", NULL };
 	const char *no_source[] = { "import", "other-tool", "somewhere", "--system", "x", NULL };

@@ -90,7 +90,7 @@ static const char S_entry[] = "{\"id\":\"hash-16\",  \"name\": \"LLH (the lab's 
 	"  \"links\": {\"submission\": {\"label\": \"lab page\",\n"
 	"    \"href\": \"https://lab.example/llh\"}}}\n";
 
-Test(import_options, the_catalog_entry_is_the_catalogs_byte_for_byte, .timeout = 120)
+Test(import_options, the_catalog_entry_is_the_catalogs_byte_for_byte, .timeout = HBT_TIMEOUT(120))
 {
 	S_folders f = S_copy_sample("imp-catalog");
 	char *cat = hb_path_join(f.root, "lab"), *err, *want = S_summary(&f, 1), *path;
@@ -111,7 +111,8 @@ Test(import_options, the_catalog_entry_is_the_catalogs_byte_for_byte, .timeout =
 	S_folders_free(&f);
 }
 
-Test(import_options, a_catalog_without_the_algorithm_leaves_the_entry_to_the_logs, .timeout = 120)
+Test(import_options, a_catalog_without_the_algorithm_leaves_the_entry_to_the_logs,
+	.timeout = HBT_TIMEOUT(120))
 {
 	S_folders f = S_copy_sample("imp-catalog-none");
 	char *cat = hb_path_join(f.root, "lab"), *err, *sets;
@@ -131,7 +132,7 @@ Test(import_options, a_catalog_without_the_algorithm_leaves_the_entry_to_the_log
 	S_folders_free(&f);
 }
 
-Test(import_options, a_bad_catalog_is_one_line_and_nothing_is_written, .timeout = 120)
+Test(import_options, a_bad_catalog_is_one_line_and_nothing_is_written, .timeout = HBT_TIMEOUT(120))
 {
 	static const struct {
 		const char *entry; /* NULL: no folder algorithms/ */
@@ -171,7 +172,7 @@ Test(import_options, a_bad_catalog_is_one_line_and_nothing_is_written, .timeout 
 	S_folders_free(&f);
 }
 
-Test(import_options, the_method_page_is_the_given_file_byte_for_byte, .timeout = 120)
+Test(import_options, the_method_page_is_the_given_file_byte_for_byte, .timeout = HBT_TIMEOUT(120))
 {
 	static const char ours[] = "# How arm_1 was measured\n\nOur own words, not the harness's.\n";
 	S_folders f = S_copy_sample("imp-method");
@@ -199,7 +200,7 @@ Test(import_options, the_method_page_is_the_given_file_byte_for_byte, .timeout =
 	S_folders_free(&f);
 }
 
-Test(import_options, a_method_file_that_cannot_be_read_is_one_line, .timeout = 120)
+Test(import_options, a_method_file_that_cannot_be_read_is_one_line, .timeout = HBT_TIMEOUT(120))
 {
 	S_folders f = S_copy_sample("imp-method-bad");
 	char *missing = hb_path_join(f.root, "no-such-method.md"), *err, *want;

@@ -47,7 +47,7 @@ Test(kat, generator_reproduces_iccs_2_23_for_sm3)
 	S_expect_reproduces(HB_KAT_2_23, "kat/ngcc/KAT_2_23_SM3.txt");
 }
 
-Test(kat, generator_reproduces_iccs_loop_for_sm3, .timeout = 600)
+Test(kat, generator_reproduces_iccs_loop_for_sm3, .timeout = HBT_TIMEOUT(600))
 {
 	S_expect_reproduces(HB_KAT_LOOP, "kat/ngcc/KAT_Loop_SM3.txt");
 }

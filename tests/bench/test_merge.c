@@ -218,7 +218,7 @@ static void S_expect_same_file(const char *a, const char *b)
 	cr_expect_str_eq(ha, hb, "%s and %s differ", a, b);
 }
 
-Test(merge, shards_join_into_one_folder_that_hashgen_renders, .timeout = 300)
+Test(merge, shards_join_into_one_folder_that_hashgen_renders, .timeout = HBT_TIMEOUT(300))
 {
 	S_case c = S_setup("good");
 	char *err, *sys = hb_path_join(c.out, SYS), *site = hb_path_join(c.root, "site");
@@ -323,7 +323,7 @@ Test(merge, shards_join_into_one_folder_that_hashgen_renders, .timeout = 300)
 	S_teardown(&c);
 }
 
-Test(merge, whole_campaigns_merge_without_a_plan, .timeout = 120)
+Test(merge, whole_campaigns_merge_without_a_plan, .timeout = HBT_TIMEOUT(120))
 {
 	const char *fx = S_fixture();
 	S_case c;
@@ -347,7 +347,7 @@ Test(merge, whole_campaigns_merge_without_a_plan, .timeout = 120)
 	S_teardown(&c);
 }
 
-Test(merge, a_changed_missing_or_unlisted_file_is_refused, .timeout = 120)
+Test(merge, a_changed_missing_or_unlisted_file_is_refused, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("tampered");
 	char *rec = hb_sprintf("%s/records/sm3/SM3__hash_32.json", c.in[0]);
@@ -377,7 +377,7 @@ Test(merge, a_changed_missing_or_unlisted_file_is_refused, .timeout = 120)
 	S_teardown(&c);
 }
 
-Test(merge, a_different_profile_version_or_machine_is_refused, .timeout = 120)
+Test(merge, a_different_profile_version_or_machine_is_refused, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("differ");
 	json_t *s1 = hbt_json_load(c.in[0], "system.json");
@@ -422,7 +422,7 @@ Test(merge, a_different_profile_version_or_machine_is_refused, .timeout = 120)
 	S_teardown(&c);
 }
 
-Test(merge, the_same_unit_with_other_bytes_is_refused, .timeout = 120)
+Test(merge, the_same_unit_with_other_bytes_is_refused, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("conflict");
 	char *want;
@@ -462,7 +462,7 @@ Test(merge, the_same_unit_with_other_bytes_is_refused, .timeout = 120)
 	S_teardown(&c);
 }
 
-Test(merge, shards_of_other_plans_or_the_same_shard_twice_are_refused, .timeout = 120)
+Test(merge, shards_of_other_plans_or_the_same_shard_twice_are_refused, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("shards");
 	char *want;
@@ -497,7 +497,7 @@ Test(merge, shards_of_other_plans_or_the_same_shard_twice_are_refused, .timeout 
 	S_teardown(&c);
 }
 
-Test(merge, an_output_folder_in_use_is_refused_and_left_as_it_was, .timeout = 120)
+Test(merge, an_output_folder_in_use_is_refused_and_left_as_it_was, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("outexists");
 	char *sys = hb_path_join(c.out, SYS), *note = hb_path_join(sys, "notes.txt"), *want;
@@ -547,7 +547,7 @@ static size_t S_count_lines(const char *s, const char *prefix)
 	return n;
 }
 
-Test(merge, units_no_shard_measured_are_listed, .timeout = 120)
+Test(merge, units_no_shard_measured_are_listed, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("missing");
 	char *err, *want, *sys = hb_path_join(c.out, SYS);

@@ -82,7 +82,7 @@ static int S_run(char **err, const char *data, const char *system, const char *c
 	return rc;
 }
 
-Test(parallel, jobs_change_nothing_but_the_wall_time, .timeout = 600)
+Test(parallel, jobs_change_nothing_but_the_wall_time, .timeout = HBT_TIMEOUT(600))
 {
 	char *data = hbt_tmpdir("jobs"), *one, *two, *e1, *e2, *s1, *s2, *l1, *l2;
 	const char *j1[] = { "--jobs", "1", NULL }, *j2[] = { "--jobs", "2", NULL };
@@ -137,7 +137,7 @@ Test(parallel, jobs_change_nothing_but_the_wall_time, .timeout = 600)
 	free(data);
 }
 
-Test(parallel, overlap_times_each_library_after_its_own_check, .timeout = 600)
+Test(parallel, overlap_times_each_library_after_its_own_check, .timeout = HBT_TIMEOUT(600))
 {
 	char *data = hbt_tmpdir("overlap"), *err, *steady, *sys_dir;
 	const char *extra[] = { "--jobs", "2", "--overlap", NULL };
@@ -157,7 +157,7 @@ Test(parallel, overlap_times_each_library_after_its_own_check, .timeout = 600)
 	free(data);
 }
 
-Test(parallel, two_timing_cpus_share_the_records, .timeout = 600)
+Test(parallel, two_timing_cpus_share_the_records, .timeout = HBT_TIMEOUT(600))
 {
 	char *data = hbt_tmpdir("cpus"), *err, *sys_dir;
 	const char *extra[] = { "--cpu", "0,1", NULL };
@@ -192,7 +192,7 @@ Test(parallel, two_timing_cpus_share_the_records, .timeout = 600)
 	free(data);
 }
 
-Test(parallel, shards_split_the_libraries_by_name, .timeout = 600)
+Test(parallel, shards_split_the_libraries_by_name, .timeout = HBT_TIMEOUT(600))
 {
 	char *data1 = hbt_tmpdir("shard1"), *data2 = hbt_tmpdir("shard2"), *e1, *e2, *d1, *d2;
 	const char *k1[] = { "--shard", "1/2", NULL }, *k2[] = { "--shard", "2/2", NULL };
@@ -253,7 +253,7 @@ static char *S_units(const char *sys)
 	return out;
 }
 
-Test(parallel, merged_shards_hold_the_units_of_an_unsharded_run, .timeout = 600)
+Test(parallel, merged_shards_hold_the_units_of_an_unsharded_run, .timeout = HBT_TIMEOUT(600))
 {
 	char *d1 = hbt_tmpdir("msh1"), *d2 = hbt_tmpdir("msh2"), *whole = hbt_tmpdir("mwhole");
 	char *merged = hbt_tmpdir("mout"), *e, *o, *s1 = hb_path_join(d1, "ms"), *s2 = hb_path_join(d2,
@@ -295,7 +295,7 @@ Test(parallel, merged_shards_hold_the_units_of_an_unsharded_run, .timeout = 600)
 	free(merged);
 }
 
-Test(parallel, kat_commands_print_the_same_with_any_jobs, .timeout = 600)
+Test(parallel, kat_commands_print_the_same_with_any_jobs, .timeout = HBT_TIMEOUT(600))
 {
 	char *o1, *o2, *e1, *e2, *dir1 = hbt_tmpdir("katgen1"), *dir2 = hbt_tmpdir("katgen2");
 	/* ten times what the slowest KAT file takes here (2 s): none of these libraries hangs */

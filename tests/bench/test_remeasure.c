@@ -152,23 +152,23 @@ static void S_scripted(const char *script, const char *judged, int marked)
 	S_run_free(&r);
 }
 
-Test(remeasure, a_calm_second_pass_confirms_without_another, .timeout = 600)
+Test(remeasure, a_calm_second_pass_confirms_without_another, .timeout = HBT_TIMEOUT(600))
 {
 	/* the disturbed pass stays as evidence among the record's retries */
 	S_scripted("dc", "dc", 0);
 }
 
-Test(remeasure, two_disturbed_passes_get_exactly_one_more, .timeout = 600)
+Test(remeasure, two_disturbed_passes_get_exactly_one_more, .timeout = HBT_TIMEOUT(600))
 {
 	S_scripted("ddc", "ddc", 0);
 }
 
-Test(remeasure, the_last_pass_allowed_can_still_confirm, .timeout = 600)
+Test(remeasure, the_last_pass_allowed_can_still_confirm, .timeout = HBT_TIMEOUT(600))
 {
 	S_scripted("dddc", "dddc", 0);
 }
 
-Test(remeasure, disturbed_to_the_cap_is_marked, .timeout = 600)
+Test(remeasure, disturbed_to_the_cap_is_marked, .timeout = HBT_TIMEOUT(600))
 {
 	cr_assert_eq(MAX_RETRIES, 2, "this test scripts two passes and two more");
 	/* the script would go on being disturbed: the campaign stops at MAX_RETRIES more passes */
@@ -177,7 +177,7 @@ Test(remeasure, disturbed_to_the_cap_is_marked, .timeout = 600)
 
 /* fake_measure spreads the single calls of a B-byte message B hundredths of a percent: 4.99,
  * exactly 5.00 and 5.01 % against the default limit of 5 %. Only what is above it counts. */
-Test(remeasure, spread_just_above_the_limit_is_unstable, .timeout = 600)
+Test(remeasure, spread_just_above_the_limit_is_unstable, .timeout = HBT_TIMEOUT(600))
 {
 	static const char *const impl[] = { "reference", "optimized" };
 	S_run r;
@@ -202,7 +202,7 @@ Test(remeasure, spread_just_above_the_limit_is_unstable, .timeout = 600)
 
 /* The same evidence as hashgen reads it: the figure whose spread is above the limit is the one
  * marked unstable on the pages. */
-Test(remeasure, the_pages_mark_the_same_figure_unstable, .timeout = 600)
+Test(remeasure, the_pages_mark_the_same_figure_unstable, .timeout = HBT_TIMEOUT(600))
 {
 	static const struct { unsigned long long bytes; double pct; int unstable; } want[] = {
 		{ 499, 4.99, 0 }, { 500, 5.00, 0 }, { 501, 5.01, 1 } };

@@ -293,7 +293,7 @@ static void S_contained(const char *name, uid_t uid, gid_t gid, int user_ns)
 	free(base);
 }
 
-Test(sandbox, hostile_libraries_are_contained_as_root, .timeout = 600)
+Test(sandbox, hostile_libraries_are_contained_as_root, .timeout = HBT_TIMEOUT(600))
 {
 	if (geteuid() != 0)
 		cr_skip_test("runs as root (CI does)");
@@ -301,7 +301,7 @@ Test(sandbox, hostile_libraries_are_contained_as_root, .timeout = 600)
 	S_contained("hostile-root", 0, 0, 0);
 }
 
-Test(sandbox, hostile_libraries_are_contained_as_a_normal_user, .timeout = 600)
+Test(sandbox, hostile_libraries_are_contained_as_a_normal_user, .timeout = HBT_TIMEOUT(600))
 {
 	struct passwd *pw = getpwnam("nobody");
 	int status;
@@ -323,7 +323,7 @@ Test(sandbox, hostile_libraries_are_contained_as_a_normal_user, .timeout = 600)
 	S_contained("hostile-user", pw->pw_uid, pw->pw_gid, 1);
 }
 
-Test(sandbox, a_library_that_kills_everything_is_contained, .timeout = 300)
+Test(sandbox, a_library_that_kills_everything_is_contained, .timeout = HBT_TIMEOUT(300))
 {
 	char *data = hbt_tmpdir("killer"), *sys = hb_path_join(data, "kx"), *out, *err;
 	const char *args[] = { "run", "--system", "kx", "--profile", "quick", "--submissions",
@@ -351,7 +351,7 @@ Test(sandbox, a_library_that_kills_everything_is_contained, .timeout = 300)
 	free(data);
 }
 
-Test(sandbox, a_library_that_allocates_8_gib_stops_at_the_memory_limit, .timeout = 300)
+Test(sandbox, a_library_that_allocates_8_gib_stops_at_the_memory_limit, .timeout = HBT_TIMEOUT(300))
 {
 	char *data = hbt_tmpdir("memory"), *sys = hb_path_join(data, "mx"), *out, *err;
 	const char *args[] = { "run", "--system", "mx", "--profile", "quick", "--submissions",
@@ -379,7 +379,7 @@ Test(sandbox, a_library_that_allocates_8_gib_stops_at_the_memory_limit, .timeout
 	free(data);
 }
 
-Test(sandbox, no_sandbox_is_recorded, .timeout = 300)
+Test(sandbox, no_sandbox_is_recorded, .timeout = HBT_TIMEOUT(300))
 {
 	char *data = hbt_tmpdir("nosandbox"), *sys = hb_path_join(data, "nx"), *out, *err;
 	const char *args[] = { "run", "--system", "nx", "--profile", "quick", "--submissions",
@@ -459,7 +459,7 @@ static int S_spin(const hb_impl *impl, void *arg, int fd)
 	return 0;
 }
 
-Test(sandbox, children_report_how_they_ended, .timeout = 120)
+Test(sandbox, children_report_how_they_ended, .timeout = HBT_TIMEOUT(120))
 {
 	hb_child c;
 	char *why;

@@ -124,7 +124,8 @@ static int S_exec(char **out, char **err, const char *dir, char *const argv[])
 
 /* ---- 1. deep and odd nesting, spaces and Chinese characters, end to end ---- */
 
-Test(shapes, deep_nesting_with_spaces_and_chinese_names_runs_and_renders, .timeout = 300)
+Test(shapes, deep_nesting_with_spaces_and_chinese_names_runs_and_renders,
+	.timeout = HBT_TIMEOUT(300))
 {
 	char *tmp = hbt_tmpdir("shapes e2e 形状"), *data = hb_path_join(tmp, "data");
 	char *work = hb_path_join(tmp, "work"), *site = hb_path_join(tmp, "site");
@@ -446,7 +447,7 @@ Test(shapes, declared_instances_are_made_from_a_discovered_one_or_a_folder)
 	hb_catalog_free(cat);
 }
 
-Test(shapes, declared_instances_build_from_a_private_copy_and_pass, .timeout = 300)
+Test(shapes, declared_instances_build_from_a_private_copy_and_pass, .timeout = HBT_TIMEOUT(300))
 {
 	hb_catalog *cat = S_load("declared");
 	char *before = S_tree_sums(SHAPES "/declared"), *after, *copy, *inc, *orig, *text;
@@ -761,7 +762,7 @@ static char *S_gcc14_profiles(const char *name, int keep_relax)
 	return path;
 }
 
-Test(shapes, code_gcc_14_rejects_builds_with_the_relaxations, .timeout = 120)
+Test(shapes, code_gcc_14_rejects_builds_with_the_relaxations, .timeout = HBT_TIMEOUT(120))
 {
 	hb_catalog *cat = S_load("gcc14");
 	const hb_instance *inst = S_find(cat, "old_256");
@@ -794,7 +795,7 @@ Test(shapes, code_gcc_14_rejects_builds_with_the_relaxations, .timeout = 120)
 
 /* ---- 4. what a declared instance changed, shown wherever the library is ---- */
 
-Test(shapes, a_declared_instance_shows_what_was_rewritten, .timeout = 300)
+Test(shapes, a_declared_instance_shows_what_was_rewritten, .timeout = HBT_TIMEOUT(300))
 {
 	char *tmp = hbt_tmpdir("declared e2e"), *data = hb_path_join(tmp, "data");
 	char *work = hb_path_join(tmp, "work"), *sys = hb_path_join(data, "d"), *out, *err, *log;

@@ -168,7 +168,7 @@ static void S_means(double out[NREC], const char *sys)
 		}
 }
 
-Test(watch, a_hog_on_the_timing_cpu_is_measured_again_or_marked, .timeout = 900)
+Test(watch, a_hog_on_the_timing_cpu_is_measured_again_or_marked, .timeout = HBT_TIMEOUT(900))
 {
 	char *root = hbt_tmpdir("hog"), cpu[16];
 	char *calm1 = hb_path_join(root, "calm1"), *calm2 = hb_path_join(root, "calm2");
@@ -292,7 +292,7 @@ Test(watch, a_hog_on_the_timing_cpu_is_measured_again_or_marked, .timeout = 900)
 	free(recdir);
 }
 
-Test(watch, one_campaign_per_timing_cpu, .timeout = 300)
+Test(watch, one_campaign_per_timing_cpu, .timeout = HBT_TIMEOUT(300))
 {
 	char *root = hbt_tmpdir("lock"), *locks = hb_path_join(root, "locks"), cpu[16];
 	char *data = hb_path_join(root, "data"), *errp = hb_path_join(root, "second.err");

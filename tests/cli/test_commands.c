@@ -80,7 +80,8 @@ static void S_expect_sums_verify(const char *sys)
 static const char *S_records[] = { "records/toy-1/toy_256__hash_32.json",
 	"records/toy-1/toy_256.optimized__hash_32.json", NULL };
 
-Test(fresh, a_resumed_run_keeps_the_records_and_fresh_measures_them_again, .timeout = 300)
+Test(fresh, a_resumed_run_keeps_the_records_and_fresh_measures_them_again,
+	.timeout = HBT_TIMEOUT(300))
 {
 	char *data = hbt_tmpdir("fresh"), *sys = hb_path_join(data, "fr"), *err, *marked[2];
 	json_t *j;
@@ -297,7 +298,7 @@ Test(env, takes_the_campaign_options_and_writes_nothing)
 	S_env_free(&e);
 }
 
-Test(env, is_the_system_json_a_campaign_writes, .timeout = 300)
+Test(env, is_the_system_json_a_campaign_writes, .timeout = HBT_TIMEOUT(300))
 {
 	static const char *same[] = { "schema", "system", "arch", "processor", "machine", "cpu",
 		"clock", "memory_mib", "os", "kernel", "compiler", "build_tool", "virtual_machine",

@@ -210,7 +210,7 @@ static void S_template_edit(S_dirs *d, const char *file, const char *from, const
 	free(why);
 }
 
-Test(cache, a_changed_skeleton_renders_every_algorithm_page_again, .timeout = 120)
+Test(cache, a_changed_skeleton_renders_every_algorithm_page_again, .timeout = HBT_TIMEOUT(120))
 {
 	S_dirs d = S_dirs_new("cache-skeleton");
 	S_template_edit(&d, "page.html", "<meta charset=\"utf-8\">",
@@ -219,7 +219,7 @@ Test(cache, a_changed_skeleton_renders_every_algorithm_page_again, .timeout = 12
 	S_dirs_free(&d);
 }
 
-Test(cache, a_changed_stylesheet_renders_no_algorithm_page_again, .timeout = 120)
+Test(cache, a_changed_stylesheet_renders_no_algorithm_page_again, .timeout = HBT_TIMEOUT(120))
 {
 	S_dirs d = S_dirs_new("cache-style");
 	char *css, *text;
@@ -235,7 +235,8 @@ Test(cache, a_changed_stylesheet_renders_no_algorithm_page_again, .timeout = 120
 	S_dirs_free(&d);
 }
 
-Test(cache, changed_attribution_prose_renders_every_algorithm_page_again, .timeout = 120)
+Test(cache, changed_attribution_prose_renders_every_algorithm_page_again,
+	.timeout = HBT_TIMEOUT(120))
 {
 	S_dirs d = S_dirs_new("cache-attribution");
 	S_template_edit(&d, "attribution.md", "Not a submitter self-assessment.",
@@ -245,7 +246,7 @@ Test(cache, changed_attribution_prose_renders_every_algorithm_page_again, .timeo
 	S_dirs_free(&d);
 }
 
-Test(cache, changed_method_prose_renders_no_algorithm_page_again, .timeout = 120)
+Test(cache, changed_method_prose_renders_no_algorithm_page_again, .timeout = HBT_TIMEOUT(120))
 {
 	static const char *systems[] = { "arm_1", "x86_1", NULL };
 	S_dirs d = S_dirs_new("cache-method");
@@ -264,7 +265,7 @@ Test(cache, changed_method_prose_renders_no_algorithm_page_again, .timeout = 120
 	S_dirs_free(&d);
 }
 
-Test(cache, a_new_generator_version_renders_every_algorithm_page_again, .timeout = 120)
+Test(cache, a_new_generator_version_renders_every_algorithm_page_again, .timeout = HBT_TIMEOUT(120))
 {
 	S_dirs d = S_dirs_new("cache-version");
 	S_snap s = S_start(&d, VERSION_1);
@@ -278,7 +279,7 @@ Test(cache, a_new_generator_version_renders_every_algorithm_page_again, .timeout
 	S_dirs_free(&d);
 }
 
-Test(cache, a_cache_of_another_format_version_is_ignored, .timeout = 120)
+Test(cache, a_cache_of_another_format_version_is_ignored, .timeout = HBT_TIMEOUT(120))
 {
 	S_dirs d = S_dirs_new("cache-format");
 	S_snap s = S_start(&d, VERSION_1);
@@ -301,7 +302,7 @@ static int S_changed_page(const char *page)
 	return strcmp(page, "x86_1/hash-15.html") == 0;
 }
 
-Test(cache, a_cache_copied_from_another_site_gives_a_clean_build, .timeout = 120)
+Test(cache, a_cache_copied_from_another_site_gives_a_clean_build, .timeout = HBT_TIMEOUT(120))
 {
 	S_dirs d = S_dirs_new("cache-other-site");
 	char *other = hb_path_join(d.root, "other-data"), *other_site = hb_path_join(d.root, "other");
@@ -325,7 +326,7 @@ Test(cache, a_cache_copied_from_another_site_gives_a_clean_build, .timeout = 120
 }
 
 Test(cache, a_cache_from_before_the_evidence_changed_renders_the_changed_page_again,
-	.timeout = 120)
+	.timeout = HBT_TIMEOUT(120))
 {
 	S_dirs d = S_dirs_new("cache-restored");
 	char *saved = hb_path_join(d.root, "saved-cache"), *record = hb_path_join(d.data, RECORD);

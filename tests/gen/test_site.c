@@ -396,7 +396,7 @@ static void S_expect_bad(const S_bad *b, size_t i)
 	free(out);
 }
 
-Test(site, bad_input_gets_one_clear_message_and_the_site_survives, .timeout = 120)
+Test(site, bad_input_gets_one_clear_message_and_the_site_survives, .timeout = HBT_TIMEOUT(120))
 {
 	static const S_bad cases[] = {
 		{ "x86_1/records/hash-15/litchi_256__hash_32.json", "{", "{,",

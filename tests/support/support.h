@@ -28,6 +28,10 @@ const char *hbt_shared(void);
  * user-mode emulation (which runs the fixtures' code about six times slower). Caller frees. */
 char *hbt_time_limit(unsigned native_s);
 
+/* A Criterion .timeout of s seconds, at least ten times the test's normal time; ten times
+ * longer in the cross build, whose tests run under qemu-user (HBT_TIMEOUT_SCALE). */
+#define HBT_TIMEOUT(s) ((s) * HBT_TIMEOUT_SCALE)
+
 /* Path under ../shared (caller frees). */
 char *hbt_shared_path(const char *rel);
 
