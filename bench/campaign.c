@@ -471,7 +471,7 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 		goto out;
 	r.t_start = hb_now_ns();
 	r.tty = o->progress && isatty(fileno(o->progress));
-	if ((rc = hb_catalog_load(&cat, o->submissions)) != 0 || (rc = S_check_only(cat, o->only)) != 0)
+	if ((rc = hb_catalog_open(&cat, o->submissions, o->supercop)) != 0 || (rc = S_check_only(cat, o->only)) != 0)
 		goto out;
 	for (i = 0; cat->warnings && cat->warnings[i]; i++)
 		hb_note(r.o->progress, r.tty, "warning: %s", cat->warnings[i]);

@@ -232,13 +232,15 @@ static int S_cmp_alg(const void *a, const void *b)
 	return strcmp(((const hb_algorithm *)a)->id, ((const hb_algorithm *)b)->id);
 }
 
+static int S_settle(hb_catalog *cat);
+
 int hb_catalog_load(hb_catalog **out, const char *dir)
 {
 	hb_catalog *cat;
 	hb_strlist dirs = { 0 };
 	DIR *d;
 	struct dirent *de;
-	size_t i, k;
+	size_t i;
 	int rc = 0;
 
 	*out = NULL;
@@ -285,17 +287,8 @@ int hb_catalog_load(hb_catalog **out, const char *dir)
 		cat->nalgorithms++;
 	}
 	hb_strv_free(hb_strlist_take(&dirs));
-	if (rc == 0) {
-		qsort(cat->algorithms, cat->nalgorithms, sizeof(hb_algorithm), S_cmp_alg);
-		for (i = 0; i < cat->nalgorithms; i++)
-			for (k = 0; k < cat->algorithms[i].ninstances; k++)
-				cat->algorithms[i].instances[k].algorithm = &cat->algorithms[i];
-		for (i = 1; i < cat->nalgorithms && rc == 0; i++)
-			if (strcmp(cat->algorithms[i - 1].id, cat->algorithms[i].id) == 0)
-				rc = hb_error_set("%s: id \"%s\" is also used by %s",
-					cat->algorithms[i].json_path, cat->algorithms[i].id,
-					cat->algorithms[i - 1].json_path);
-	}
+	if (rc == 0)
+		rc = S_settle(cat);
 	if (rc != 0) {
 		hb_catalog_free(cat);
 		return rc;
@@ -333,4 +326,52 @@ int hb_catalog_find(const hb_instance **out, const hb_catalog *cat, const char *
 		hb_error_set("%s: unknown instance (see hashbench list)", name);
 	free(name);
 	return HB_ENOTFOUND;
+}
+
+/* The instances' back-pointers after the algorithms moved, and no id twice. */
+static int S_settle(hb_catalog *cat)
+{
+	size_t i, k;
+	qsort(cat->algorithms, cat->nalgorithms, sizeof(hb_algorithm), S_cmp_alg);
+	for (i = 0; i < cat->nalgorithms; i++)
+		for (k = 0; k < cat->algorithms[i].ninstances; k++)
+			cat->algorithms[i].instances[k].algorithm = &cat->algorithms[i];
+	for (i = 1; i < cat->nalgorithms; i++)
+		if (strcmp(cat->algorithms[i - 1].id, cat->algorithms[i].id) == 0)
+			return hb_error_set("%s: id \"%s\" is also used by %s",
+				cat->algorithms[i].json_path, cat->algorithms[i].id,
+				cat->algorithms[i - 1].json_path);
+	return 0;
+}
+
+int hb_catalog_append(hb_catalog *cat, hb_algorithm *alg)
+{
+	hb_algorithm *g = realloc(cat->algorithms, (cat->nalgorithms + 1) * sizeof(*g));
+	if (!g) {
+		S_algorithm_clear(alg);
+		free(alg);
+		return hb_error_set("out of memory");
+	}
+	cat->algorithms = g;
+	cat->algorithms[cat->nalgorithms++] = *alg;
+	free(alg);
+	return S_settle(cat);
+}
+
+int hb_catalog_open(hb_catalog **out, const char *submissions, const char *supercop)
+{
+	hb_catalog *cat = NULL;
+	*out = NULL;
+	if (submissions) {
+		if (hb_catalog_load(&cat, submissions) != 0)
+			return HB_ERROR;
+	} else if (!(cat = calloc(1, sizeof(*cat)))) {
+		return hb_error_set("out of memory");
+	}
+	if (supercop && hb_supercop_load(cat, supercop) != 0) {
+		hb_catalog_free(cat);
+		return HB_ERROR;
+	}
+	*out = cat;
+	return 0;
 }

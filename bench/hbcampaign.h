@@ -25,6 +25,8 @@ typedef struct {
 	const char *system;       /* name of this machine's evidence folder */
 	const char *profile;      /* "guide" or "quick" */
 	const char *submissions;  /* folder of algorithms */
+	const char *supercop;     /* a SUPERCOP tree, or NULL */
+	const char *compilers;    /* SUPERCOP: okcompilers/c-style file of settings to try, or NULL */
 	const char *only;         /* comma-separated algorithm ids, or NULL for all */
 	const char *data_dir;     /* evidence root (data/) */
 	int cpus[HB_MAX_CPUS];    /* CPUs to time on, one library each at a time */

@@ -31,6 +31,7 @@ typedef struct {
 	unsigned sets;           /* mask; 0: all the submission has (check), all four (generate) */
 	unsigned time_limit_s;
 	unsigned jobs;           /* processes; 0: one per CPU */
+	const char *compilers;   /* SUPERCOP: the settings to try, or NULL: the tree's first */
 } hb_katjobs_opts;
 
 /* Check each library (build, regenerate, compare), its lines on stdout; *out_failed counts

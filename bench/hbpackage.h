@@ -39,6 +39,7 @@ typedef struct hb_instance {
 	char *kat_manifest[HB_KAT_NSETS];   /* sha256 hex from a kat.sha256, or NULL */
 	char *kat_manifest_file[HB_KAT_NSETS];
 	struct hb_algorithm *algorithm;     /* borrowed back-pointer */
+	struct hb_supercop_impl *supercop;  /* a SUPERCOP implementation (supercop.c), else NULL */
 } hb_instance;
 
 typedef struct hb_algorithm {
@@ -59,6 +60,12 @@ typedef struct {
 
 /* Load every algorithm under dir (dir itself or its sub-folders holding algorithm.json). */
 int hb_catalog_load(hb_catalog **out, const char *dir);
+/* The catalog of a command: the NGCC packages under submissions (NULL: none), then, when
+ * supercop is not NULL, every crypto_hash implementation of that SUPERCOP tree. */
+int hb_catalog_open(hb_catalog **out, const char *submissions, const char *supercop);
+/* Append an algorithm (the catalog takes it; its instances get their back-pointers): an error
+ * naming both when its id is taken. */
+int hb_catalog_append(hb_catalog *cat, hb_algorithm *alg);
 void hb_catalog_free(hb_catalog *cat);
 /* Find "INSTANCE[:IMPL]" (IMPL defaults to reference). Borrowed pointer. */
 int hb_catalog_find(const hb_instance **out, const hb_catalog *cat, const char *spec);
@@ -102,6 +109,34 @@ char *hb_kat_manifest_find(char *text, const char *want);
 int hb_layout_has_implementations(const char *dir, char *const *files);
 int hb_layout_counts(const char *dir, const char *path, const json_t *include, int has_impl,
 	char **why);
+
+/* ---- SUPERCOP trees (supercop.c): each crypto_hash/<primitive>/<implementation> folder with an
+ * api.h, nested paths too, an implementation of the algorithm named after its primitive ---- */
+
+typedef struct hb_supercop_impl {
+	char *tree;          /* the tree's root, absolute */
+	char *version;       /* its version file, "20260330" (NULL when absent) */
+	char *operation;     /* crypto_hash */
+	char *primitive;     /* sha256 */
+	char *path;          /* crypto_hash/sha256/ref, relative to the tree */
+	char *dir;           /* the implementation folder, absolute */
+	char *implementors;  /* its implementors file, one line, or NULL */
+	char sources_sha256[65]; /* of its files (names and contents, links followed) */
+	char *language;      /* "c", "cpp" (C++ files) or "rust" (a Cargo project) */
+	char **needs;        /* what it calls of other operations: "crypto_hashblocks/sha256" */
+	char *expected_small, *expected_big; /* the primitive's checksumsmall and checksumbig */
+	char *not_run;       /* why it cannot run on this machine, or NULL */
+	int not_for_arch;    /* not_run because its architectures file leaves this machine out */
+} hb_supercop_impl;
+
+/* SUPERCOP's name for this machine's ABI (amd64, aarch64, …), as its okabi says it. */
+const char *hb_supercop_abi(void);
+/* Append the crypto_hash primitives of the SUPERCOP tree at tree to cat. */
+int hb_supercop_load(hb_catalog *cat, const char *tree);
+void hb_supercop_impl_free(hb_supercop_impl *sc);
+/* The file path stands for: itself, or where a file holding only a relative path leads (a
+ * symbolic link checked out as such a file where links are off). Caller frees. */
+char *hb_supercop_follow(const char *path);
 
 /* ---- discovery (submission.c) and declared instances (declare.c), for the catalog and the
  * build ---- */

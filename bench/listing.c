@@ -5,6 +5,25 @@
 
 #include "hbcommands.h"
 
+/* A SUPERCOP implementation: its path, status, implementors, what it calls and its sources. */
+static void S_print_supercop(const hb_instance *inst)
+{
+	const hb_supercop_impl *sc = inst->supercop;
+	size_t i;
+
+	printf("  %-24s %-12s %5d bits  %s\n", inst->name, inst->impl, inst->digest_bits, sc->path);
+	if (sc->not_run)
+		printf("    status: not run here: %s\n", sc->not_run);
+	else
+		printf("    status: may run here (%s)\n", strcmp(sc->language, "cpp") == 0 ? "C++" : "C");
+	if (sc->implementors)
+		printf("    implementors: %s\n", sc->implementors);
+	for (i = 0; sc->needs[i]; i++)
+		printf("    calls: %s\n", sc->needs[i]);
+	printf("    sources sha256: %s (SUPERCOP %s)\n", sc->sources_sha256,
+		sc->version ? sc->version : "without a version file");
+}
+
 void hb_list_print(const hb_catalog *cat)
 {
 	size_t a, k, i;
@@ -12,9 +31,16 @@ void hb_list_print(const hb_catalog *cat)
 
 	for (a = 0; a < cat->nalgorithms; a++) {
 		const hb_algorithm *alg = &cat->algorithms[a];
-		printf("%s  %s  (%s)\n", alg->id, alg->name, alg->dir);
+		if (alg->ninstances && alg->instances[0].supercop)
+			printf("%s  (SUPERCOP primitive, %s)\n", alg->id, alg->dir);
+		else
+			printf("%s  %s  (%s)\n", alg->id, alg->name, alg->dir);
 		for (k = 0; k < alg->ninstances; k++) {
 			const hb_instance *inst = &alg->instances[k];
+			if (inst->supercop) {
+				S_print_supercop(inst);
+				continue;
+			}
 			printf("  %-24s %-12s %5d bits  %s\n", inst->name, inst->impl, inst->digest_bits,
 				inst->dir);
 			printf("    sources:");

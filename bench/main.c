@@ -46,7 +46,7 @@ static const char S_usage[] =
 	"                                write the ICCS KAT files (default: all four sets)\n"
 	"  kat-check [INSTANCE[:IMPL]] [--sets …] [--time-limit S] [--jobs N]  regenerate and\n"
 	"                                compare with the submitted KAT files (no INSTANCE: all)\n"
-	"  run [--system NAME] [--profile guide|quick] [--only ID,...] [--data DIR] [--cpu N[,M…]]\n"
+	"  run [--system NAME] [--profile guide|quick|ebash] [--only ID,...] [--data DIR] [--cpu N[,M…]]\n"
 	"      [--jobs N] [--overlap] [--shard K/N] [--fresh] [--time-failed] [--sets …]\n"
 	"      [--sizes N,...] [--time-limit S] [--spread-limit PCT] [--sentinel-limit PCT]\n"
 	"      [--passes N] [--no-wait]\n"
@@ -71,6 +71,10 @@ static const char S_usage[] =
 	"\n"
 	"options for every command that names an instance:\n"
 	"  --submissions DIR   NGCC packages with algorithm.json (default: the bundled baselines)\n"
+	"  --supercop DIR      also every crypto_hash implementation of this SUPERCOP tree\n"
+	"  --compilers FILE    SUPERCOP: try each compiler line of FILE (okcompilers/c form) and\n"
+	"                      keep the fastest that passes the checksums (default: the tree's\n"
+	"                      first okcompilers/c line)\n"
 	"  --work DIR          where libraries are built and KAT files regenerated\n"
 	"  --profiles FILE     build profiles (default: the bundled profiles.conf)\n"
 	"\n"
@@ -141,6 +145,8 @@ static int S_parse(S_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "submissions", required_argument, NULL, 's' },
+		{ "supercop", required_argument, NULL, 'K' },
+		{ "compilers", required_argument, NULL, 'k' },
 		{ "work", required_argument, NULL, 'w' },
 		{ "profiles", required_argument, NULL, 'p' },
 		{ "out", required_argument, NULL, 'o' },
@@ -189,6 +195,8 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		char *end;
 		switch (c) {
 		case 's': o->submissions = optarg; break;
+		case 'K': o->run.supercop = optarg; break;
+		case 'k': o->run.compilers = optarg; break;
 		case 'w': o->work = optarg; break;
 		case 'p': o->profiles = optarg; break;
 		case 'o': o->out_dir = optarg; break;
@@ -293,7 +301,7 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 	char **rest = calloc((size_t)argc + 1, sizeof(char *));
 	char **opt_argv = calloc((size_t)argc + 2, sizeof(char *));
 	int i, nrest = 0, nopt = 1, rc, dashdash = 0;
-	static const char *with_value[] = { "--submissions", "--work", "--profiles", "--out",
+	static const char *with_value[] = { "--submissions", "--supercop", "--compilers", "--work", "--profiles", "--out",
 		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
 		"--sizes", "--time-limit", "--spread-limit", "--sentinel-limit", "--sandbox-user",
 		"--memory-limit", "--jobs", "--passes",
@@ -344,7 +352,7 @@ static int S_cmd_list(const S_opts *o)
 
 	if (o->nargs > 0)
 		return S_usage_error("list: unexpected argument '%s'", o->args[0]);
-	if (hb_catalog_load(&cat, o->submissions) != 0)
+	if (hb_catalog_open(&cat, o->submissions, o->run.supercop) != 0)
 		return S_fail();
 	S_print_warnings(cat);
 	hb_list_print(cat);
@@ -359,7 +367,7 @@ static int S_prepare(hb_catalog **out_cat, const hb_instance **out_inst,
 {
 	*out_build = NULL;
 	*out_inst = NULL;
-	if (hb_catalog_load(out_cat, o->submissions) != 0)
+	if (hb_catalog_open(out_cat, o->submissions, o->run.supercop) != 0)
 		return HB_ERROR;
 	if (hb_catalog_find(out_inst, *out_cat, spec) != 0)
 		return HB_ERROR;
@@ -398,7 +406,7 @@ out:
 static hb_katjobs_opts S_katjobs(const S_opts *o)
 {
 	hb_katjobs_opts k = { o->profiles, o->work, o->out_dir ? o->out_dir : ".", o->sets,
-		o->run.time_limit_s, o->run.jobs };
+		o->run.time_limit_s, o->run.jobs, o->run.compilers };
 	return k;
 }
 
@@ -436,7 +444,7 @@ static int S_cmd_kat(const S_opts *o, int generate)
 		return S_usage_error("%s", "kat-gen: name an instance (hashbench kat-gen SM3)");
 	if (!generate && o->nargs > 1)
 		return S_usage_error("kat-check: unexpected argument '%s'", o->args[1]);
-	if (hb_catalog_load(&cat, o->submissions) != 0)
+	if (hb_catalog_open(&cat, o->submissions, o->run.supercop) != 0)
 		return S_fail();
 	if (!generate)
 		S_print_warnings(cat);
