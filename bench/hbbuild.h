@@ -30,4 +30,38 @@ char *hb_profiles_cc(const char *profiles_path);
 int hb_profiles_resolve(char **out_cc, char **out_profile, char **out_cflags, const char *text,
 	const char *path, const char *arch, const char *wanted);
 
+/* ---- SUPERCOP (supercop_build.c): one implementation compiled as do-part compiles it ---- */
+
+/* What to compile: an implementation of an operation's primitive in a tree. */
+typedef struct {
+	const char *tree, *operation, *primitive;
+	const char *path;            /* crypto_hash/sha256/ref */
+	const char *sources_sha256;  /* of its files: part of the cache key */
+	char *const *dep_dirs;       /* folders of the headers of what it calls (NULL-terminated) */
+	char *const *dep_objects;    /* and their objects */
+} hb_sc_target;
+
+/* One implementation compiled with one compiler line: its objects and try programs. */
+typedef struct {
+	char *dir;          /* the copy, generated headers, objects and programs */
+	char *compiler;     /* the compiler line */
+	char *language;     /* c, or cpp when it has C++ files */
+	char *opi;          /* its namespace, crypto_hash_sha256_ref_timingleaks */
+	char **objects;
+	char *try_small, *try_big; /* the tree's try.c with and without -DSMALL */
+	char *log;          /* every command and what the compiler said */
+	char *error;        /* why it did not build (one line), NULL when it did */
+} hb_sc_unit;
+
+/* Compile t with compiler (cached under work/supercop/); *out always set: its error says what
+ * failed. Negative only when out of memory. */
+int hb_sc_compile(hb_sc_unit **out, const hb_sc_target *t, const char *compiler,
+	const char *work);
+void hb_sc_unit_free(hb_sc_unit *u);
+/* The library the campaign times: u's objects, what it calls and the CryptHash adapter. */
+int hb_sc_library(hb_build_result **out, const hb_sc_unit *u, const hb_sc_target *t,
+	const char *work);
+/* The compiler lines of file (NULL: the tree's okcompilers/<language>, its first line only). */
+char **hb_sc_compilers(const char *file, const char *tree, const char *language);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hbbuild.h"
 #include "hbpackage.h"
 #include "hbsandbox.h"
 
@@ -65,5 +66,30 @@ int hb_kat_keep_byte_aligned(hb_buf *text);
 int hb_kat_check(hb_kat_report *out, const hb_instance *inst, const char *library,
 	unsigned mask, const char *work_dir, unsigned time_limit_s, FILE *log);
 void hb_kat_report_clear(hb_kat_report *rep);
+
+/* ---- SUPERCOP's checksums (supercop_check.c) ---- */
+
+/* One compiler setting tried: its checksums and the median cycles try printed (-1: none). */
+typedef struct {
+	char *compiler;
+	const char *result;   /* PASS, FAIL, ERROR */
+	char *detail;
+	char small[65], big[65];
+	long long cycles;
+} hb_sc_setting;
+
+typedef struct {
+	hb_kat_report rep;      /* files[0] checksumsmall, files[1] checksumbig, of the setting kept */
+	hb_sc_setting *settings;
+	size_t nsettings;
+	int chosen;             /* the setting kept, -1 when none passed */
+} hb_sc_report;
+
+/* Build inst (a SUPERCOP implementation) with each compiler line of compilers_file (NULL: the
+ * tree's first), run the tree's try programs in the sandbox and keep the fastest setting that
+ * passes both checksums: *out_build is its library (NULL when none passes). Each step on log. */
+int hb_sc_check(hb_sc_report *out, hb_build_result **out_build, const hb_instance *inst,
+	const char *compilers_file, const char *work, unsigned time_limit_s, FILE *log);
+void hb_sc_report_clear(hb_sc_report *r);
 
 #endif

@@ -137,6 +137,12 @@ void hb_supercop_impl_free(hb_supercop_impl *sc);
 /* The file path stands for: itself, or where a file holding only a relative path leads (a
  * symbolic link checked out as such a file where links are off). Caller frees. */
 char *hb_supercop_follow(const char *path);
+/* The SHA-256 of the files below an implementation folder (names and contents, links followed). */
+int hb_supercop_sources_sha256(char out[65], const char *dir);
+/* The implementation folders (holding an api.h) below a primitive's folder, relative, sorted. */
+int hb_supercop_impls(char ***out, const char *dir);
+/* Whether the implementation folder's architectures file (if any) names this machine's ABI. */
+int hb_supercop_for_this_abi(const char *dir);
 
 /* ---- discovery (submission.c) and declared instances (declare.c), for the catalog and the
  * build ---- */

@@ -19,6 +19,50 @@ typedef struct {
 	size_t failed;
 } S_ctx;
 
+/* A SUPERCOP implementation: not run here (with why), or each compiler setting tried and the
+ * checksums of the one kept; 1 when it passed or is not for this machine. */
+static int S_check_supercop(const hb_katjobs_opts *o, const hb_instance *inst)
+{
+	const hb_supercop_impl *sc = inst->supercop;
+	hb_build_result *b = NULL;
+	hb_sc_report rep;
+	size_t k;
+	int s;
+
+	if (sc->not_run) {
+		printf("%s (%s): NOT RUN: %s\n", inst->name, inst->impl, sc->not_run);
+		fflush(stdout);
+		return 1;
+	}
+	if (hb_sc_check(&rep, &b, inst, o->compilers, o->work, o->time_limit_s, NULL) != 0) {
+		printf("%s (%s): ERROR: %s\n", inst->name, inst->impl, hb_error_last());
+		return 0;
+	}
+	for (k = 0; rep.nsettings > 1 && k < rep.nsettings; k++)
+		printf("  %s: %s%s%s\n", rep.settings[k].compiler, rep.settings[k].result,
+			rep.settings[k].detail ? ": " : "", rep.settings[k].detail ?
+			rep.settings[k].detail : "");
+	for (s = 0; s < 2; s++)
+		printf("  %s: %s (%.16s…, expected %.16s…)%s%s\n", rep.rep.files[s].name,
+			rep.rep.files[s].result, rep.rep.files[s].sha256[0] ? rep.rep.files[s].sha256 : "none",
+			rep.rep.files[s].expected_sha256[0] ? rep.rep.files[s].expected_sha256 : "none",
+			rep.rep.files[s].detail ? ": " : "", rep.rep.files[s].detail ?
+			rep.rep.files[s].detail : "");
+	{
+		const hb_sc_setting *st = &rep.settings[rep.chosen >= 0 ? (size_t)rep.chosen :
+			rep.nsettings - 1];
+		const char *why = strcmp(rep.rep.result, "PASS") == 0 ? NULL :
+			st->detail ? st->detail : rep.rep.detail;
+		printf("%s (%s): %s with %s%s%s\n", inst->name, inst->impl, rep.rep.result,
+			st->compiler, why ? ": " : "", why ? why : "");
+	}
+	fflush(stdout);
+	s = strcmp(rep.rep.result, "PASS") == 0;
+	hb_sc_report_clear(&rep);
+	hb_build_result_free(b);
+	return s;
+}
+
 /* One library: build, regenerate and compare; its lines on stdout. 1 when it passed. */
 static int S_check_one(const hb_katjobs_opts *o, const hb_instance *inst)
 {
@@ -28,6 +72,11 @@ static int S_check_one(const hb_katjobs_opts *o, const hb_instance *inst)
 	char *dir = hb_sprintf("%s/kat/%s/%s", o->work, inst->algorithm->id, stem);
 	int s, ok = 0;
 
+	if (inst->supercop) {
+		free(stem);
+		free(dir);
+		return S_check_supercop(o, inst);
+	}
 	if (hb_build(&build, inst, o->profiles, o->work) != 0) {
 		/* the build's message starts with "name (impl): "; print it once */
 		const char *msg = hb_error_last();

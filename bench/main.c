@@ -454,8 +454,16 @@ static int S_cmd_kat(const S_opts *o, int generate)
 		rc = S_fail();
 		goto out;
 	}
-	if (!generate && o->nargs == 0)
-		printf("%zu of %zu %s passed\n", n - failed, n, hb_plural(n, "library", "libraries"));
+	if (!generate && o->nargs == 0) {
+		size_t i, notrun = 0;
+		for (i = 0; i < n; i++)
+			notrun += insts[i]->supercop && insts[i]->supercop->not_run;
+		printf("%zu of %zu %s passed", n - notrun - failed, n - notrun,
+			hb_plural(n - notrun, "library", "libraries"));
+		if (notrun)
+			printf(", %zu not run here (see hashbench list)", notrun);
+		printf("\n");
+	}
 	rc = failed ? 1 : 0;
 out:
 	free(insts);

@@ -294,6 +294,28 @@ static void S_scan_source(hb_strlist *needs, char **why, const char *path, const
 }
 
 /* The SHA-256 of an implementation's files: each name, a NUL, its bytes. */
+static void S_sources_sha256(char out[65], const char *dir, char *const *files);
+
+static int S_impl_dirs(hb_strlist *out, const char *dir, const char *rel, int depth);
+
+int hb_supercop_sources_sha256(char out[65], const char *dir)
+{
+	hb_strlist files = { 0 };
+	if (S_files(&files, dir, NULL, 0) != 0)
+		return HB_ERROR;
+	S_sources_sha256(out, dir, files.v ? files.v : (char *[]){ NULL });
+	hb_strv_free(hb_strlist_take(&files));
+	return 0;
+}
+
+int hb_supercop_impls(char ***out, const char *dir)
+{
+	hb_strlist l = { 0 };
+	int rc = S_impl_dirs(&l, dir, NULL, 0);
+	*out = hb_strlist_take(&l);
+	return rc;
+}
+
 static void S_sources_sha256(char out[65], const char *dir, char *const *files)
 {
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -624,4 +646,21 @@ out:
 	free(opdir);
 	free(tree);
 	return rc;
+}
+
+int hb_supercop_for_this_abi(const char *dir)
+{
+	char *arch = hb_path_join(dir, "architectures"), *text, *tok, *save = NULL;
+	int found = 0;
+	if (!hb_is_file(arch)) {
+		free(arch);
+		return 1;
+	}
+	text = S_text(arch);
+	for (tok = text ? strtok_r(text, " \t;", &save) : NULL; tok && !found;
+		tok = strtok_r(NULL, " \t;", &save))
+		found = strcmp(tok, hb_supercop_abi()) == 0;
+	free(text);
+	free(arch);
+	return found;
 }

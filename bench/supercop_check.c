@@ -1,0 +1,342 @@
+/* supercop_check.c — correctness by SUPERCOP's own procedure: the tree's try.c and try-anything.c
+ * built with an implementation (and with what it calls, each chosen by the same procedure), run in
+ * the sandbox, their checksums compared with the primitive's checksumsmall and checksumbig; over
+ * several compiler lines, the fastest that passes is kept, as SUPERCOP keeps it. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hbbuild.h"
+#include "hbkat.h"
+
+#define S_TRY_LIMIT 600
+
+/* What one try program printed: its checksum and the median cycles of its timing. */
+typedef struct {
+	char checksum[65];
+	long long cycles;
+	const char *result; /* PASS, FAIL, ERROR */
+	char *detail;
+} S_try;
+
+/* Run prog in the sandbox and read its line: "<checksum> <cycles> <checksumcycles> …". */
+static void S_run_try(S_try *t, const char *prog, unsigned limit, FILE *log)
+{
+	hb_child c;
+	char *argv[2] = { (char *)prog, NULL }, *line, *save = NULL, *copy;
+
+	memset(t, 0, sizeof(*t));
+	t->cycles = -1;
+	t->result = "ERROR";
+	if (hb_sandbox_exec(&c, prog, limit ? limit : S_TRY_LIMIT, argv) != 0) {
+		t->detail = hb_strdup(hb_error_last());
+		return;
+	}
+	if (log)
+		fprintf(log, "%s: %s%s", strrchr(prog, '/') + 1, c.output ? c.output : "",
+			c.output && c.output_len && c.output[c.output_len - 1] != '\n' ? "\n" : "");
+	copy = hb_strdup(c.output ? c.output : "");
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strspn(line, "0123456789abcdef");
+		if (n == 64 && line[64] == ' ') {
+			memcpy(t->checksum, line, 64);
+			t->cycles = atoll(line + 65);
+			break;
+		}
+	}
+	if (c.status != HB_CHILD_OK) {
+		char *why = hb_child_describe(&c), *first = NULL;
+		/* try.c says what went wrong on stderr before it exits 111 */
+		for (line = strtok_r(hb_strdup(c.output ? c.output : ""), "\n", &save); line && !first;
+			line = strtok_r(NULL, "\n", &save))
+			if (strspn(line, "0123456789abcdef") != 64)
+				first = hb_strdup(line);
+		t->detail = first ? hb_sprintf("%s (%s)", first, why) : hb_strdup(why);
+		free(first);
+		free(why);
+	} else if (!t->checksum[0]) {
+		t->detail = hb_strdup("printed no checksum");
+	} else {
+		t->result = "PASS";
+	}
+	free(copy);
+	hb_child_clear(&c);
+}
+
+/* Compare with the expected checksum (NULL: the tree has none, so nothing to fail). */
+static void S_judge(S_try *t, const char *expected, const char *which)
+{
+	if (strcmp(t->result, "PASS") != 0 || !expected)
+		return;
+	if (strcmp(t->checksum, expected) != 0) {
+		t->result = "FAIL";
+		t->detail = hb_sprintf("%s %.16s… differs from the tree's %.16s…", which, t->checksum,
+			expected);
+	}
+}
+
+static char *S_file_line(const char *dir, const char *name)
+{
+	char *p = hb_path_join(dir, name), *real = hb_supercop_follow(p), *s = NULL;
+	hb_buf b;
+	size_t n;
+	if (hb_is_file(real) && hb_file_read_raw(&b, real) == 0) {
+		n = strcspn((char *)b.data, "\r\n");
+		s = strndup((char *)b.data, n < b.len ? n : b.len);
+		hb_buf_free(&b);
+	}
+	free(p);
+	free(real);
+	return s;
+}
+
+/* Build and check one target with one compiler line: the unit, both try results. */
+static hb_sc_unit *S_try_target(S_try *small, S_try *big, const hb_sc_target *t,
+	const char *compiler, const char *work, unsigned limit, FILE *log)
+{
+	char *pdir = hb_sprintf("%s/%s/%s", t->tree, t->operation, t->primitive);
+	char *exp_small = S_file_line(pdir, "checksumsmall"), *exp_big = S_file_line(pdir,
+		"checksumbig");
+	hb_sc_unit *u = NULL;
+
+	memset(small, 0, sizeof(*small));
+	memset(big, 0, sizeof(*big));
+	small->result = big->result = "ERROR";
+	small->cycles = big->cycles = -1;
+	hb_sc_compile(&u, t, compiler, work);
+	if (log)
+		fprintf(log, "%s with %s:\n%s", t->path, compiler, u && u->log ? u->log : "");
+	if (!u || u->error) {
+		small->detail = hb_strdup(u && u->error ? u->error : "out of memory");
+		big->detail = hb_strdup(small->detail);
+	} else {
+		S_run_try(small, u->try_small, limit, log);
+		S_judge(small, exp_small, "checksumsmall");
+		if (strcmp(small->result, "PASS") == 0) {
+			S_run_try(big, u->try_big, limit, log);
+			S_judge(big, exp_big, "checksumbig");
+		} else {
+			big->detail = hb_strdup("not run: checksumsmall did not pass");
+		}
+	}
+	free(pdir);
+	free(exp_small);
+	free(exp_big);
+	return u;
+}
+
+/* What inst calls (crypto_hashblocks/sha256, …): for each, the implementation of that primitive
+ * that passes its own checksums fastest with this compiler line. dirs and objs get its headers'
+ * folder and its objects; 0, or the reason none could be used in *why. */
+static int S_deps(hb_strlist *dirs, hb_strlist *objs, char **why, const hb_supercop_impl *sc,
+	const char *compiler, const char *work, unsigned limit, FILE *log)
+{
+	size_t n, i;
+	for (n = 0; sc->needs[n]; n++) {
+		char *pdir = hb_path_join(sc->tree, sc->needs[n]), **impls = NULL;
+		char *op = strndup(sc->needs[n], strcspn(sc->needs[n], "/"));
+		const char *prim = strchr(sc->needs[n], '/') + 1;
+		hb_sc_unit *best = NULL;
+		long long best_cycles = 0;
+		hb_supercop_impls(&impls, pdir);
+		for (i = 0; impls && impls[i]; i++) {
+			char *dir = hb_path_join(pdir, impls[i]), sha[65];
+			char *path = hb_sprintf("%s/%s", sc->needs[n], impls[i]);
+			hb_sc_target t = { sc->tree, op, prim, path, sha, NULL, NULL };
+			S_try small, big;
+			hb_sc_unit *u;
+			if (!hb_supercop_for_this_abi(dir) || hb_supercop_sources_sha256(sha, dir) != 0) {
+				free(dir);
+				free(path);
+				continue;
+			}
+			u = S_try_target(&small, &big, &t, compiler, work, limit, log);
+			if (log)
+				fprintf(log, "%s: %s%s%s\n", path, big.result, big.detail ? ": " : "",
+					big.detail ? big.detail : "");
+			if (strcmp(big.result, "PASS") == 0 && (!best || big.cycles < best_cycles)) {
+				hb_sc_unit_free(best);
+				best = u;
+				best_cycles = big.cycles;
+				u = NULL;
+			}
+			hb_sc_unit_free(u);
+			free(small.detail);
+			free(big.detail);
+			free(dir);
+			free(path);
+		}
+		hb_strv_free(impls);
+		free(pdir);
+		free(op);
+		if (!best) {
+			*why = hb_sprintf("no implementation of %s that it calls passes its checksums "
+				"with %s", sc->needs[n], compiler);
+			return HB_ERROR;
+		}
+		hb_strlist_add(dirs, hb_strdup(best->dir));
+		for (i = 0; best->objects[i]; i++)
+			hb_strlist_add(objs, hb_strdup(best->objects[i]));
+		hb_sc_unit_free(best);
+	}
+	return 0;
+}
+
+static void S_setting_fill(hb_sc_setting *s, const S_try *small, const S_try *big)
+{
+	s->result = strcmp(small->result, "PASS") != 0 ? small->result : big->result;
+	s->detail = hb_strdup(strcmp(small->result, "PASS") != 0 ? small->detail : big->detail);
+	memcpy(s->small, small->checksum, 65);
+	memcpy(s->big, big->checksum, 65);
+	s->cycles = big->cycles;
+}
+
+/* The report's two "files" (checksumsmall, checksumbig) from the setting kept, or the last. */
+static void S_report_files(hb_sc_report *out, const hb_supercop_impl *sc, const S_try *small,
+	const S_try *big)
+{
+	hb_kat_file_result *f = out->rep.files;
+	f[0].name = hb_strdup("checksumsmall");
+	f[1].name = hb_strdup("checksumbig");
+	memcpy(f[0].sha256, small->checksum, 65);
+	memcpy(f[1].sha256, big->checksum, 65);
+	snprintf(f[0].expected_sha256, 65, "%s", sc->expected_small ? sc->expected_small : "");
+	snprintf(f[1].expected_sha256, 65, "%s", sc->expected_big ? sc->expected_big : "");
+	f[0].entries = 64;
+	f[1].entries = 512;
+	f[0].result = small->result;
+	f[1].result = strcmp(small->result, "PASS") != 0 && !big->checksum[0] ? "SKIPPED" :
+		big->result;
+	f[0].detail = small->detail ? hb_strdup(small->detail) : NULL;
+	f[1].detail = big->detail ? hb_strdup(big->detail) : NULL;
+	out->rep.mask = 3;
+}
+
+int hb_sc_check(hb_sc_report *out, hb_build_result **out_build, const hb_instance *inst,
+	const char *compilers_file, const char *work, unsigned limit, FILE *log)
+{
+	const hb_supercop_impl *sc = inst->supercop;
+	char **compilers = hb_sc_compilers(compilers_file, sc->tree,
+		strcmp(sc->language, "cpp") == 0 ? "cpp" : "c");
+	hb_sc_unit *best = NULL;
+	hb_strlist best_dirs = { 0 }, best_objs = { 0 };
+	S_try best_small, best_big, last_small, last_big;
+	size_t k, n = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&best_small, 0, sizeof(best_small));
+	memset(&best_big, 0, sizeof(best_big));
+	memset(&last_small, 0, sizeof(last_small));
+	memset(&last_big, 0, sizeof(last_big));
+	*out_build = NULL;
+	out->chosen = -1;
+	if (!compilers)
+		return HB_ERROR;
+	if (compilers_file && strcmp(sc->language, "cpp") == 0) {
+		/* --compilers lists C lines; C++ implementations try the tree's C++ lines */
+		char **cpp = hb_sc_compilers(NULL, sc->tree, "cpp");
+		hb_strv_free(compilers);
+		compilers = cpp;
+		if (!compilers)
+			return HB_ERROR;
+	}
+	while (compilers[n])
+		n++;
+	out->settings = calloc(n + 1, sizeof(hb_sc_setting));
+	out->nsettings = n;
+	for (k = 0; k < n; k++) {
+		hb_strlist dirs = { 0 }, objs = { 0 };
+		char *why = NULL, sha_dummy[1];
+		hb_sc_target t = { sc->tree, sc->operation, sc->primitive, sc->path, sc->sources_sha256,
+			NULL, NULL };
+		S_try small, big;
+		hb_sc_unit *u = NULL;
+
+		(void)sha_dummy;
+		out->settings[k].compiler = hb_strdup(compilers[k]);
+		if (S_deps(&dirs, &objs, &why, sc, compilers[k], work, limit, log) != 0) {
+			memset(&small, 0, sizeof(small));
+			memset(&big, 0, sizeof(big));
+			small.result = big.result = "ERROR";
+			small.detail = why;
+			big.detail = hb_strdup(why);
+		} else {
+			t.dep_dirs = dirs.v;
+			t.dep_objects = objs.v;
+			u = S_try_target(&small, &big, &t, compilers[k], work, limit, log);
+		}
+		S_setting_fill(&out->settings[k], &small, &big);
+		if (log)
+			fprintf(log, "%s with %s: %s%s%s\n", sc->path, compilers[k], out->settings[k].result,
+				out->settings[k].detail ? ": " : "", out->settings[k].detail ?
+				out->settings[k].detail : "");
+		if (strcmp(out->settings[k].result, "PASS") == 0 &&
+			(!best || big.cycles < best_big.cycles)) {
+			hb_sc_unit_free(best);
+			free(best_small.detail);
+			free(best_big.detail);
+			hb_strv_free(hb_strlist_take(&best_dirs));
+			hb_strv_free(hb_strlist_take(&best_objs));
+			best = u;
+			u = NULL;
+			best_small = small;
+			best_big = big;
+			best_dirs = dirs;
+			best_objs = objs;
+			memset(&dirs, 0, sizeof(dirs));
+			memset(&objs, 0, sizeof(objs));
+			out->chosen = (int)k;
+		} else {
+			free(last_small.detail);
+			free(last_big.detail);
+			last_small = small;
+			last_big = big;
+		}
+		hb_sc_unit_free(u);
+		hb_strv_free(hb_strlist_take(&dirs));
+		hb_strv_free(hb_strlist_take(&objs));
+	}
+	if (best) {
+		hb_sc_target t = { sc->tree, sc->operation, sc->primitive, sc->path, sc->sources_sha256,
+			best_dirs.v, best_objs.v };
+		S_report_files(out, sc, &best_small, &best_big);
+		if (hb_sc_library(out_build, best, &t, work) != 0) {
+			out->rep.result = "ERROR";
+			out->rep.detail = hb_strdup(hb_error_last());
+		} else {
+			out->rep.result = "PASS";
+			if (n > 1)
+				out->rep.detail = hb_sprintf("fastest of %zu compiler settings that pass: %s",
+					n, compilers[out->chosen]);
+		}
+	} else {
+		const hb_sc_setting *s = &out->settings[n - 1];
+		S_report_files(out, sc, &last_small, &last_big);
+		out->rep.result = strcmp(s->result, "FAIL") == 0 ? "FAIL" : "ERROR";
+		out->rep.detail = n > 1 ? hb_sprintf("no compiler setting of %zu passes; with %s: %s",
+			n, s->compiler, s->detail ? s->detail : s->result) :
+			hb_sprintf("with %s: %s", s->compiler, s->detail ? s->detail : s->result);
+	}
+	hb_sc_unit_free(best);
+	free(best_small.detail);
+	free(best_big.detail);
+	free(last_small.detail);
+	free(last_big.detail);
+	hb_strv_free(hb_strlist_take(&best_dirs));
+	hb_strv_free(hb_strlist_take(&best_objs));
+	hb_strv_free(compilers);
+	return 0;
+}
+
+void hb_sc_report_clear(hb_sc_report *r)
+{
+	size_t i;
+	for (i = 0; i < r->nsettings; i++) {
+		free(r->settings[i].compiler);
+		free(r->settings[i].detail);
+	}
+	free(r->settings);
+	hb_kat_report_clear(&r->rep);
+	memset(r, 0, sizeof(*r));
+}
