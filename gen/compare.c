@@ -188,7 +188,26 @@ static void S_lib_cells(hg_arena *a, hg_node *row, const hg_lib *l)
 	hg_add_link(a, c, hg_printf(a, "%s.html", l->any->algorithm), l->any->algorithm, NULL);
 	c = hg_add(a, row, HG_CELL);
 	hg_add_code(a, c, l->any->instance);
-	hg_add_textf(a, c, " (%s)", l->any->implementation);
+	hg_add_textf(a, c, l->any->supercop_path ? " (%s, SUPERCOP)" : " (%s)",
+		l->any->implementation);
+}
+
+/* The sentence on SUPERCOP's primitives, when the system has any. */
+static void S_supercop_note(hg_arena *a, hg_node *body, const hg_lib *libs, size_t nlibs)
+{
+	hg_node *para;
+	size_t i;
+	for (i = 0; i < nlibs && !libs[i].any->supercop_path; i++)
+		;
+	if (i == nlibs)
+		return;
+	para = hg_add(a, body, HG_PARA);
+	hg_add_text(a, para, "SUPERCOP's crypto_hash implementations (marked SUPERCOP) stand beside "
+		"the NGCC candidates in the group of their digest length (output bytes × 8), timed by the "
+		"same method; their KAT column is SUPERCOP's own checksums. Each primitive's fastest "
+		"implementation at eBASH's message lengths: ");
+	hg_add_link(a, para, "ebash.html", "eBASH table", NULL);
+	hg_add_text(a, para, ".");
 }
 
 static hg_node *S_head(hg_arena *a, hg_node *body, const char *const *head, const int *num,
@@ -336,12 +355,8 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		"system: below 1.00× is faster. How the figures were taken: ");
 	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
 	hg_add_text(a, para, ".");
-	para = hg_add(a, body, HG_PARA);
-	hg_add_text(a, para, "Download every figure of every system, with the record each comes "
-		"from and its SHA-256: ");
-	hg_add_link(a, para, "../results.csv", "CSV", NULL);
-	hg_add_text(a, para, " · ");
-	hg_add_link(a, para, "../results.json", "JSON", NULL);
+	hg_add_downloads(a, body, "the record each comes from and its SHA-256");
+	S_supercop_note(a, body, libs, nlibs);
 	if (!nlibs) {
 		para = hg_add(a, body, HG_PARA);
 		hg_add_warning(a, para, "No timing records on this system.");

@@ -1,7 +1,8 @@
 /* downloads.c — the figures as files to download: CSV (RFC 4180: a header row, CRLF, fields
  * quoted when they hold a comma, a quote or a line break) and JSON (hashbench.results/1), raw
  * numbers at full precision, each row naming the record it comes from and its SHA-256; each
- * system of the JSON names its system.json and sentinel.json (null when not traced). */
+ * system of the JSON names its system.json and sentinel.json (null when not traced); a SUPERCOP
+ * implementation's row names its path in the tree and the compiler setting it was built with. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +17,8 @@ static const char *const S_columns[] = { "system", "algorithm", "instance", "imp
 	"message_bytes", "status", "kat", "mean_cycles", "cycles_per_byte", "mean_ns", "mb_per_s",
 	"calls", "rounds", "headline_cycles_per_byte", "headline_estimator", "median_cycles", "spread_pct", "unstable", "disturbed", "static_bytes",
 	"baseline_rss_kib", "peak_rss_kib", "stack_bytes", "heap_peak_bytes", "heap_allocations",
-	"mmap_bytes", "text_bytes", "data_bytes", "record", "record_sha256", NULL };
+	"mmap_bytes", "text_bytes", "data_bytes", "record", "record_sha256", "supercop_path",
+	"supercop_compiler", NULL };
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as the same double: full precision
  * without the noise digits of a blind %.17g. */
@@ -50,9 +52,9 @@ static void S_csv_field(FILE *f, const char *s)
 /* One row's values as text; NULL where the figure does not exist (CSV: empty, JSON: null).
  * kinds[i]: 's' string, 'n' number, 'b' boolean. */
 typedef struct {
-	char buf[30][64];
-	const char *v[30];
-	char kind[30];
+	char buf[32][64];
+	const char *v[32];
+	char kind[32];
 } S_row;
 
 static void S_row_of(S_row *r, const hg_fig *f)
@@ -94,6 +96,8 @@ static void S_row_of(S_row *r, const hg_fig *f)
 	NUM(f->data_bytes >= 0, "%lld", f->data_bytes);
 	STR(f->record);
 	STR(f->record_sha256[0] ? f->record_sha256 : NULL);
+	STR(f->supercop_path);
+	STR(f->compiler);
 #undef STR
 #undef NUM
 #undef DBL

@@ -45,6 +45,7 @@ static void S_entry_clear(hg_entry *e)
 	free(e->security.href);
 	free(e->submission.label);
 	free(e->submission.href);
+	hg_sc_primitive_free(e->supercop);
 }
 
 static int S_load_entry(hg_entry *e, const char *path, const char *stem)
@@ -97,7 +98,8 @@ static int S_load_entry(hg_entry *e, const char *path, const char *stem)
 		goto out;
 	}
 	if (S_link(&e->security, path, links, "security_evaluation") != 0 ||
-		S_link(&e->submission, path, links, "submission") != 0)
+		S_link(&e->submission, path, links, "submission") != 0 ||
+		hg_sc_entry_read(e, j, path) != 0)
 		goto out;
 	rc = 0;
 out:

@@ -2,8 +2,8 @@
  * SHA256SUMS (evidence_io.c, evidence_sums.c, evidence.c, evidence_algorithm.c), with the parts
  * of a record or a system that have files of their own: evidence another tool measured
  * (imported.c), exact memory (memory.c), the machine-speed trace (evidence_sentinel.c), the
- * headline figure (headline.c), the protection (protection.c) and the schedule (workplan.c).
- * Nothing here knows a page. */
+ * headline figure (headline.c), the protection (protection.c), the schedule (workplan.c) and
+ * what SUPERCOP evidence adds (evidence_supercop.c). Nothing here knows a page. */
 #ifndef HG_EVIDENCE_H
 #define HG_EVIDENCE_H
 
@@ -15,6 +15,9 @@
 #include "genutil.h"
 
 /* ---- the evidence (evidence.c, evidence_sums.c, evidence_algorithm.c) ---- */
+
+struct hg_sc_impl;
+struct hg_sc_primitive;
 
 typedef struct {
 	unsigned long long iterations, cycles, ns;
@@ -64,6 +67,9 @@ typedef struct {
 	size_t nretries;       /* attempts discarded as disturbed */
 	char *original;        /* imported: the original it was converted from (NULL: measured) */
 	char original_sha256[65];
+	/* a SUPERCOP implementation: supercop.path ("crypto_hash/sha256/ref") and the compiler
+	 * setting it was built with (supercop.compiler, else build.cflags); NULL: not SUPERCOP */
+	char *sc_path, *sc_compiler;
 } hg_record;
 
 typedef struct {
@@ -71,6 +77,7 @@ typedef struct {
 	char *instance, *implementation, *build_flags, *result, *detail;
 	int byte_aligned;      /* the check covered the byte-aligned entries only */
 	char *import_note;     /* imported: how the other tool checked it (NULL: none) */
+	struct hg_sc_impl *supercop; /* SUPERCOP's checksums and settings; NULL: not SUPERCOP */
 } hg_kat;
 
 typedef enum { HG_SUM_OK, HG_SUM_MISMATCH, HG_SUM_UNLISTED, HG_SUM_MISSING } hg_sum_state;
@@ -93,6 +100,7 @@ typedef struct {
 	char **parameter_sets; /* NULL-terminated */
 	hg_link security, submission;
 	char sha256[65];       /* of the catalog file */
+	struct hg_sc_primitive *supercop; /* a SUPERCOP primitive; NULL: an NGCC algorithm */
 } hg_entry;
 
 typedef struct {
@@ -150,6 +158,52 @@ int hg_import_kat(hg_kat *k, json_t *kat, const char *file);
 /* The folders of an algorithm's evidence on s, each followed by /<id>/: "kat", "records" and,
  * on an imported system, HG_ORIGINALS; returns how many (2 or 3). */
 size_t hg_evidence_kinds(const hg_system *s, const char *out[3]);
+
+/* ---- SUPERCOP's crypto_hash evidence (evidence_supercop.c); every field optional to evidence
+ * of other corpora ---- */
+
+/* One file of a KAT summary: SUPERCOP's checksumsmall and checksumbig. */
+typedef struct {
+	char *name, *sha256, *expected, *result, *detail; /* sha256, expected, detail may be NULL */
+	long long entries;     /* -1: not recorded */
+} hg_katfile;
+
+/* One compiler setting tried on an implementation (the KAT summary's supercop.compilers[]). */
+typedef struct {
+	char *compiler, *result, *detail, *checksumsmall, *checksumbig; /* NULL: none */
+	long long cycles;      /* try's median at 1536 B; -1: none */
+} hg_sc_setting;
+
+/* A KAT summary's "supercop" object with its "files". */
+typedef struct hg_sc_impl {
+	char *version, *operation, *primitive, *path, *implementors, *sources_sha256;
+	char *compiler;        /* the setting chosen; NULL: none passed */
+	hg_sc_setting *settings;
+	size_t nsettings;
+	hg_katfile *files;
+	size_t nfiles;
+} hg_sc_impl;
+
+/* An implementation the campaign did not run here, and why. */
+typedef struct {
+	char *implementation, *path, *reason;
+} hg_sc_notrun;
+
+/* A catalog entry's "supercop" object. */
+typedef struct hg_sc_primitive {
+	char *version, *operation, *primitive, *designers, *description;
+	hg_sc_notrun *not_run;
+	size_t nnot_run;
+} hg_sc_primitive;
+
+/* The "supercop" object of a catalog entry j (absent: e->supercop stays NULL). */
+int hg_sc_entry_read(hg_entry *e, json_t *j, const char *file);
+void hg_sc_primitive_free(hg_sc_primitive *p);
+/* The "supercop" object of a KAT summary j with its "files" (absent: nothing). */
+int hg_sc_kat_read(hg_kat *k, json_t *j, const char *file);
+void hg_sc_impl_free(hg_sc_impl *m);
+/* A record's "supercop" path and compiler (from it or build.cflags); absent: nothing. */
+int hg_sc_record_read(hg_record *r, json_t *j, const char *file);
 
 /* ---- exact memory and the machine's speed (memory.c, evidence_sentinel.c) ---- */
 

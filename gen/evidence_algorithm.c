@@ -136,7 +136,7 @@ static int S_record(hg_record *r, const char *file, json_t *j, const hg_system *
 		hg_ev_int(&r->baseline_rss_kib, file, res, "resources.", "baseline_rss_kib", 0) ||
 		hg_ev_int(&r->peak_rss_kib, file, res, "resources.", "peak_rss_kib", 0) ||
 		hg_memory_read(r, res, j, file) != 0 || hg_import_record(r, j, file) != 0 ||
-		hg_headline_read(r, j, file) != 0)
+		hg_headline_read(r, j, file) != 0 || hg_sc_record_read(r, j, file) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -163,7 +163,7 @@ static int S_kat(hg_kat *k, const char *file, json_t *j)
 		k->byte_aligned = scope && strcmp(scope, "byte-aligned") == 0;
 		free(scope);
 	}
-	return hg_import_kat(k, j, file);
+	return hg_import_kat(k, j, file) != 0 ? -1 : hg_sc_kat_read(k, j, file);
 }
 
 static void S_record_clear(hg_record *r)
@@ -179,6 +179,8 @@ static void S_record_clear(hg_record *r)
 	free(r->trials);
 	free(r->samples);
 	free(r->original);
+	free(r->sc_path);
+	free(r->sc_compiler);
 	hg_memory_clear(r);
 	hg_headline_clear(r);
 }
@@ -197,6 +199,7 @@ void hg_sysalg_clear(hg_sysalg *sa)
 		free(sa->kats[i].result);
 		free(sa->kats[i].detail);
 		free(sa->kats[i].import_note);
+		hg_sc_impl_free(sa->kats[i].supercop);
 	}
 	free(sa->kats);
 	for (i = 0; i < sa->nfiles; i++)

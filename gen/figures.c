@@ -28,6 +28,8 @@ void hg_fig_clear(hg_fig *f)
 	free(f->kat);
 	free(f->record);
 	free(f->headline_estimator);
+	free(f->supercop_path);
+	free(f->compiler);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -41,7 +43,8 @@ void hg_figs_free(hg_fig *figs, size_t n)
 
 int hg_fig_xof(const hg_fig *f)
 {
-	return strcasestr(f->instance, "xof") != NULL || strcasestr(f->instance, "shake") != NULL;
+	return !f->supercop_path && (strcasestr(f->instance, "xof") != NULL ||
+		strcasestr(f->instance, "shake") != NULL);
 }
 
 static int S_cmp_evfile(const void *key, const void *elem)
@@ -92,6 +95,8 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 			memcpy(f->record_sha256, ev->sha256, 65);
 		f->message_bytes = r->message_bytes;
 		f->output_bytes = r->output_bytes;
+		f->supercop_path = S_dup(r->sc_path);
+		f->compiler = S_dup(r->sc_compiler);
 		f->rounds = r->ntrials;
 		f->median_cycles = f->spread_pct = -1;
 		if (strcmp(r->status, "ok") == 0 && hg_record_figures(&fg, r) == 0) {
@@ -327,6 +332,7 @@ double hg_records_cpb(hg_record *const *recs, size_t n, const hg_record *like,
 
 double hg_records_headline(hg_record *const *recs, size_t n)
 {
+	double best = -1;
 	size_t i;
 	for (i = 0; i < n; i++) {
 		hg_figures_t f;
@@ -338,5 +344,17 @@ double hg_records_headline(hg_record *const *recs, size_t n)
 			return h.cpb;
 		}
 	}
-	return -1;
+	/* a SUPERCOP primitive has no "reference": its fastest implementation, as eBASH shows it */
+	for (i = 0; i < n; i++) {
+		hg_figures_t f;
+		hg_headline_fig h;
+		if (!recs[i]->sc_path || recs[i]->message_bytes != 65536 ||
+			strcmp(recs[i]->status, "ok") != 0 || (recs[i]->kat &&
+			strcmp(recs[i]->kat, "PASS") != 0) || hg_record_figures(&f, recs[i]) != 0)
+			continue;
+		hg_headline_of(&h, recs[i], &f);
+		if (best < 0 || h.cpb < best)
+			best = h.cpb;
+	}
+	return best;
 }

@@ -35,6 +35,8 @@ typedef struct {
 	long long static_bytes, baseline_rss_kib, peak_rss_kib; /* -1: not recorded */
 	long long stack_bytes, heap_peak_bytes, heap_allocations, mmap_bytes, text_bytes,
 		data_bytes;          /* -1: not recorded */
+	char *supercop_path;     /* a SUPERCOP implementation's path in its tree; NULL: not one */
+	char *compiler;          /* the SUPERCOP compiler setting it was built with; NULL: none */
 } hg_fig;
 
 /* The rows of an algorithm's records on a system, in the order of its page. */
@@ -42,7 +44,8 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 	const hg_sysalg *sa);
 void hg_figs_free(hg_fig *figs, size_t n);
 void hg_fig_clear(hg_fig *f);
-/* Is the instance extendable-output (its name says XOF or SHAKE)? */
+/* Is the instance extendable-output (its name says XOF or SHAKE)? SUPERCOP's crypto_hash has
+ * a fixed output length, so none of its primitives is. */
 int hg_fig_xof(const hg_fig *f);
 
 /* ---- a record's figures ---- */
@@ -59,7 +62,8 @@ int hg_record_figures(hg_figures_t *f, const hg_record *r);
 double hg_records_cpb(hg_record *const *recs, size_t n, const hg_record *like,
 	unsigned long long bytes);
 /* The headline of an algorithm on a system from its records in page order: headline cycles/byte
- * at 65536 B of the first reference instance; < 0 when there is none. */
+ * at 65536 B of the first reference instance (a SUPERCOP primitive: of its fastest
+ * implementation that passed); < 0 when there is none. */
 double hg_records_headline(hg_record *const *recs, size_t n);
 /* Median of the single-call samples and their interquartile range in % of it; -1: too few. */
 int hg_record_spread(const hg_record *r, double *median, double *pct);

@@ -131,3 +131,12 @@ hg_node *hg_evidence_row(hg_arena *a, hg_node *t, const hg_system *s, const hg_e
 	return c;
 }
 
+
+void hg_add_downloads(hg_arena *a, hg_node *body, const char *what)
+{
+	hg_node *para = hg_add(a, body, HG_PARA);
+	hg_add_textf(a, para, "Download every figure of every system, with %s: ", what);
+	hg_add_link(a, para, "../results.csv", "CSV", NULL);
+	hg_add_text(a, para, " · ");
+	hg_add_link(a, para, "../results.json", "JSON", NULL);
+}

@@ -151,6 +151,11 @@ static void S_basic(hg_arena *a, hg_node *body, const hg_system *s, const char *
 		hg_add_link(a, p, S_site_href(a, e->submission.href), e->submission.label, NULL);
 	else
 		hg_add_text(a, p, e && e->submission.label ? e->submission.label : "not available");
+	if (hg_supercop_page(e, sa)) {
+		hg_kat **kats = hg_kats_sorted(sa, e);
+		hg_supercop_basic(a, body, id, e, kats, sa->nkats);
+		free(kats);
+	}
 }
 
 static void S_kat_section(hg_arena *a, hg_node *body, const hg_system *s, const char *id,
@@ -162,6 +167,12 @@ static void S_kat_section(hg_arena *a, hg_node *body, const hg_system *s, const 
 	size_t i;
 
 	hg_add_heading(a, body, 2, "3. Functional testing (KAT)");
+	if (hg_supercop_page(e, sa)) {
+		kats = hg_kats_sorted(sa, e);
+		hg_supercop_kat(a, body, e, sa, kats, sa->nkats);
+		free(kats);
+		return;
+	}
 	p = hg_add(a, body, HG_PARA);
 	if (sa->manifest) {
 		hg_add_text(a, p, "Each library was checked against the submitted KAT vectors (SHA-256 "

@@ -3,7 +3,8 @@
  * (page_index.c), the comparison page and the "On other systems" table (compare.c) — from the
  * parts they share: the prose of templates/ (prose.c), tables and warnings (page_parts.c), the
  * headline's marks (page_headline.c), memory (page_memory.c), the machine-speed trace
- * (page_sentinel.c) and a system another tool measured (imported_site.c). Nothing here knows the
+ * (page_sentinel.c), a system another tool measured (imported_site.c), a SUPERCOP primitive
+ * (page_supercop.c) and the eBASH-style table of a system (page_ebash.c). Nothing here knows the
  * site's files. */
 #ifndef HG_PAGES_H
 #define HG_PAGES_H
@@ -30,6 +31,8 @@ hg_node *hg_system_breadcrumb(hg_arena *a, const hg_system *s);
 hg_node *hg_add_warning(hg_arena *a, hg_node *parent, const char *text);
 /* A table with its header row (numeric: which columns are right-aligned, NULL: none). */
 hg_node *hg_add_table(hg_arena *a, hg_node *parent, const char *const *head, const int *numeric);
+/* "Download every figure of every system, with <what>: CSV · JSON" (a page one folder down). */
+void hg_add_downloads(hg_arena *a, hg_node *body, const char *what);
 /* A row of two plain cells. */
 void hg_add_row2(hg_arena *a, hg_node *t, const char *k, const char *v);
 /* The instance in code, then " (impl)" unless it is the reference. */
@@ -128,6 +131,31 @@ void hg_imported_index_note(hg_arena *a, hg_node *body, const hg_data *d);
 /* The method page's body: the tool's own method page rendered by cmark, what protected the
  * machine, and the system's originals with their SHA-256. */
 void hg_imported_method(hg_arena *a, hg_node *body, const hg_system *s);
+
+/* ---- a SUPERCOP crypto_hash primitive on its algorithm page (page_supercop.c) ---- */
+
+/* Is the algorithm a SUPERCOP primitive (its catalog entry or a KAT summary says so)? */
+int hg_supercop_page(const hg_entry *e, const hg_sysalg *sa);
+/* Section 1's lines on SUPERCOP: version, designers, each implementation (kats, in page order)
+ * with its path, implementors and the SHA-256 of its sources. e may be NULL. */
+void hg_supercop_basic(hg_arena *a, hg_node *body, const char *id, const hg_entry *e,
+	hg_kat *const *kats, size_t nkats);
+/* Section 3 after its heading: the two checksums of each implementation, expected and obtained,
+ * with the compiler setting used; the settings tried where there were several; the
+ * implementations not run here with their reasons. */
+void hg_supercop_kat(hg_arena *a, hg_node *body, const hg_entry *e, const hg_sysalg *sa,
+	hg_kat *const *kats, size_t nkats);
+
+/* ---- the eBASH-style table of a system (page_ebash.c) ---- */
+
+/* The sizes of its columns: "long" (65536 B), then eBASH's 4096, 1536, 576, 64 and 8 B. */
+#define HG_EBASH_NSIZES 6
+extern const unsigned long long hg_ebash_sizes[HG_EBASH_NSIZES];
+/* One row per algorithm instance of system s (rows: its figures as hg_page_compare takes them;
+ * ids: every algorithm id, those of s without a timed figure get a row of their own), its fastest
+ * implementation by the headline at the longest size measured, cycles per byte at each size. */
+hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
+	size_t n, const char *const *ids, size_t nids, const hg_texts *tx);
 
 /* ---- comparing the field (compare.c) ---- */
 

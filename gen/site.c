@@ -271,6 +271,7 @@ static int S_system_pages(S_build *b)
 		hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/index.html", s->name));
 		hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/method.html", s->name));
 		hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/compare.html", s->name));
+		hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/ebash.html", s->name));
 		for (i = 0; i < b->nids; i++)
 			if (hg_system_has(s, b->ids[i]))
 				hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/%s.html", s->name,

@@ -1,7 +1,7 @@
 /* sitewide.c — the outputs that span the site's pages: each system's comparison page with its
  * bar charts, results.csv and results.json (the JSON written by a second thread beside the CSV),
  * the catalog beside the evidence copies; per system its index and method page, the comparison
- * page, the machine-speed trace and the copies of system.json and SHA256SUMS; the originals of an
+ * page, the eBASH-style table, the machine-speed trace and the copies of system.json and SHA256SUMS; the originals of an
  * imported system. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -26,6 +26,20 @@ static int S_compare(const char *tmp, const void *template, const hg_data *d, si
 		rc = charts[i].svg ? hg_site_write_beside(tmp, s->name, charts[i].name, charts[i].svg,
 			charts[i].len) : -1;
 	hg_svgfiles_free(charts, nch);
+	free(rel);
+	hg_page_free(p);
+	return rc;
+}
+
+/* <system>/ebash.html and its Markdown twin: the eBASH-style table. */
+static int S_ebash(const char *tmp, const void *template, const hg_data *d, size_t k,
+	const hg_fig *const *rows, size_t n, const char *const *ids, size_t nids,
+	const hg_texts *tx)
+{
+	const hg_system *s = &d->systems[k];
+	hg_page *p = hg_page_ebash(d, s, rows, n, ids, nids, tx);
+	char *rel = hg_xprintf("%s/ebash", s->name);
+	int rc = hg_site_write_page(tmp, template, p, rel, 1);
 	free(rel);
 	hg_page_free(p);
 	return rc;
@@ -83,7 +97,8 @@ int hg_site_system(const char *tmp, const void *template, const hg_data *d, size
 	if (S_system_page(tmp, template, hg_page_system(d, s, ids, nids, headlines, tx), s,
 			"index") != 0 ||
 		S_system_page(tmp, template, hg_page_method(d, s, tx), s, "method") != 0 ||
-		S_compare(tmp, template, d, k, rows, n, y, tx) != 0 || S_sentinel(tmp, s) != 0 ||
+		S_compare(tmp, template, d, k, rows, n, y, tx) != 0 ||
+		S_ebash(tmp, template, d, k, rows, n, ids, nids, tx) != 0 || S_sentinel(tmp, s) != 0 ||
 		S_copy_own(tmp, s, "system.json", 1) != 0)
 		return -1;
 	return S_copy_own(tmp, s, "SHA256SUMS", 1);

@@ -14,7 +14,8 @@
 
 /* The pages of system k of d: its index (headlines as hg_page_index's, over ids), its method
  * page, its comparison page with the bar charts of its groups (from rows, its figures, and y,
- * its yardsticks), its machine-speed trace, and the copies of system.json and SHA256SUMS. */
+ * its yardsticks), its eBASH-style table, its machine-speed trace, and the copies of
+ * system.json and SHA256SUMS. */
 int hg_site_system(const char *tmp, const void *template, const hg_data *d, size_t k,
 	const hg_texts *tx, const char *const *ids, size_t nids, const double *headlines,
 	const hg_fig *const *rows, size_t n, const hg_yardsticks *y);

@@ -79,11 +79,11 @@ typedef struct {
 static int S_system_page(const char *name)
 {
 	return strcmp(name, "index.html") == 0 || strcmp(name, "method.html") == 0 ||
-		strcmp(name, "compare.html") == 0;
+		strcmp(name, "compare.html") == 0 || strcmp(name, "ebash.html") == 0;
 }
 
 /* Every algorithm page of the site (each system's folder but its index, method and comparison
- * pages) with its inode. */
+ * pages and its eBASH-style table) with its inode. */
 static S_snap S_snapshot(const char *site)
 {
 	S_snap s = { NULL, NULL, 0 };

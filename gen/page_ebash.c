@@ -1,0 +1,193 @@
+/* page_ebash.c — the eBASH-style table of a system: one row per primitive (every algorithm
+ * instance, SUPERCOP's and the NGCC candidates'), its fastest implementation and cycles per byte
+ * at eBASH's reporting lengths, each primitive linked to its page. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pages.h"
+
+const unsigned long long hg_ebash_sizes[HG_EBASH_NSIZES] = { 65536, 4096, 1536, 576, 64, 8 };
+
+/* One primitive: its rows are rows[first..last), the fastest library's figure at each size. */
+typedef struct {
+	size_t first, last;
+	const hg_fig *best;      /* a row of the fastest library; NULL: nothing timed */
+	const hg_fig *at[HG_EBASH_NSIZES];
+	size_t order;
+} S_prim;
+
+static int S_passed(const hg_fig *f)
+{
+	return f->ok && (!f->kat || strcmp(f->kat, "PASS") == 0);
+}
+
+/* The fastest library of a primitive by the headline at the longest size any of them passed. */
+static void S_fastest(S_prim *p, const hg_fig *const *rows)
+{
+	unsigned long long longest = 0;
+	size_t i, k;
+
+	for (i = p->first; i < p->last; i++)
+		if (S_passed(rows[i]) && rows[i]->message_bytes > longest)
+			longest = rows[i]->message_bytes;
+	for (i = p->first; i < p->last; i++)
+		if (S_passed(rows[i]) && rows[i]->message_bytes == longest &&
+			(!p->best || rows[i]->headline_cpb < p->best->headline_cpb))
+			p->best = rows[i];
+	if (!p->best)
+		return;
+	for (i = p->first; i < p->last; i++)
+		for (k = 0; k < HG_EBASH_NSIZES; k++)
+			if (S_passed(rows[i]) && hg_same_lib(rows[i], p->best) &&
+				rows[i]->message_bytes == hg_ebash_sizes[k] && !p->at[k])
+				p->at[k] = rows[i];
+}
+
+static int S_cmp_prim(const void *x, const void *y)
+{
+	const S_prim *a = x, *b = y;
+	if (!a->at[0] != !b->at[0])
+		return a->at[0] ? -1 : 1;
+	if (a->at[0] && a->at[0]->headline_cpb != b->at[0]->headline_cpb)
+		return a->at[0]->headline_cpb < b->at[0]->headline_cpb ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* The primitives among rows (an instance's rows are consecutive: pages list them together). */
+static S_prim *S_prims(const hg_fig *const *rows, size_t n, size_t *nprims)
+{
+	S_prim *v = calloc(n + 1, sizeof(S_prim));
+	size_t i;
+
+	*nprims = 0;
+	for (i = 0; i < n; i++) {
+		const hg_fig *prev = *nprims ? rows[v[*nprims - 1].first] : NULL;
+		if (!prev || strcmp(prev->algorithm, rows[i]->algorithm) != 0 ||
+			strcmp(prev->instance, rows[i]->instance) != 0) {
+			v[*nprims].first = i;
+			v[*nprims].order = *nprims;
+			(*nprims)++;
+		}
+		v[*nprims - 1].last = i + 1;
+	}
+	for (i = 0; i < *nprims; i++)
+		S_fastest(&v[i], rows);
+	return v;
+}
+
+static void S_primitive_cell(hg_arena *a, hg_node *row, const char *alg, const char *inst)
+{
+	hg_node *c = hg_add(a, row, HG_CELL);
+	hg_add_link(a, c, hg_printf(a, "%s.html", alg), inst, NULL);
+	if (strcmp(alg, inst) != 0)
+		hg_add_textf(a, c, " (%s)", alg);
+}
+
+static int S_row(hg_arena *a, hg_node *t, const S_prim *p, const hg_fig *const *rows,
+	const hg_system *s)
+{
+	const hg_fig *any = rows[p->first];
+	hg_node *row = hg_add(a, t, HG_ROW), *c;
+	char b[HG_FMT];
+	size_t k;
+	int used = 0;
+
+	S_primitive_cell(a, row, any->algorithm, any->instance);
+	c = hg_add(a, row, HG_CELL);
+	if (p->best)
+		hg_add_code(a, c, p->best->implementation);
+	else
+		hg_add_text(a, c, "nothing timed");
+	c = hg_add(a, row, HG_CELL);
+	if (p->best && p->best->compiler)
+		hg_add_code(a, c, p->best->compiler);
+	else
+		hg_add_text(a, c, "—");
+	for (k = 0; k < HG_EBASH_NSIZES; k++) {
+		const hg_fig *f = p->at[k];
+		c = hg_add_cell(a, row, f ? hg_fmt_cpb(b, sizeof(b), f->headline_cpb) : "—", 1);
+		if (f)
+			used |= hg_marks_add(a, c, f->unstable, f->disturbed, f->message_bytes,
+				f->spread_pct, s->spread_limit_pct, f->headline_estimator);
+	}
+	return used;
+}
+
+/* Is algorithm id among the rows? */
+static int S_has_rows(const hg_fig *const *rows, size_t n, const char *id)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (strcmp(rows[i]->algorithm, id) == 0)
+			return 1;
+	return 0;
+}
+
+static void S_intro(hg_arena *a, hg_node *body, const hg_system *s)
+{
+	hg_node *para = hg_add(a, body, HG_PARA);
+	hg_add_text(a, para, "Every primitive measured on this system, SUPERCOP's crypto_hash "
+		"primitives and the NGCC candidates alike, as eBASH tabulates them: for each, its "
+		"fastest implementation (by the headline figure at the longest message it was timed "
+		"at) with the compiler setting SUPERCOP built it with, and that implementation's "
+		"cycles per byte at each message length, fastest first. Cycles are the headline "
+		"figures, from an estimator that repeats on a shared or virtual host, not eBASH's "
+		"median of medians. ");
+	hg_add_text(a, hg_add(a, para, HG_EMPH), "long");
+	hg_add_text(a, para, " is the figure measured at 65536 B, not eBASH's extrapolation to "
+		"unbounded messages; the other columns are message lengths in bytes; — marks a length "
+		"not measured. Each primitive links to its page. How the figures were taken: ");
+	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
+	hg_add_text(a, para, "; every implementation side by side, with ratios and memory: ");
+	hg_add_link(a, para, "compare.html", hg_printf(a, "%s comparison", s->name), NULL);
+	hg_add_text(a, para, ".");
+}
+
+hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
+	size_t n, const char *const *ids, size_t nids, const hg_texts *tx)
+{
+	static const char *const head[] = { "primitive", "fastest implementation", "compiler",
+		"long", "4096", "1536", "576", "64", "8", NULL };
+	static const int num[] = { 0, 0, 0, 1, 1, 1, 1, 1, 1 };
+	hg_page *p = hg_page_new();
+	hg_arena *a = p->arena;
+	hg_node *body = p->body, *t;
+	size_t nprims, i;
+	S_prim *prims = S_prims(rows, n, &nprims);
+	int used = 0;
+
+	(void)d;
+	p->root = "../";
+	p->title = hg_printf(a, "System %s — eBASH-style table", s->name);
+	p->breadcrumb = hg_system_breadcrumb(a, s);
+	hg_add_text(a, p->breadcrumb, " › eBASH table");
+	hg_add_heading(a, body, 1, p->title);
+	S_intro(a, body, s);
+	qsort(prims, nprims, sizeof(S_prim), S_cmp_prim);
+	t = hg_add_table(a, body, head, num);
+	t->title = "Cycles per byte of each primitive's fastest implementation";
+	for (i = 0; i < nprims; i++)
+		used |= S_row(a, t, &prims[i], rows, s);
+	for (i = 0; i < nids; i++) {
+		hg_node *row;
+		size_t k;
+		if (!hg_system_has(s, ids[i]) || S_has_rows(rows, n, ids[i]))
+			continue;
+		row = hg_add(a, t, HG_ROW);
+		S_primitive_cell(a, row, ids[i], ids[i]);
+		hg_add_cell(a, row, "nothing timed", 0);
+		hg_add_cell(a, row, "—", 0);
+		for (k = 0; k < HG_EBASH_NSIZES; k++)
+			hg_add_cell(a, row, "—", 1);
+	}
+	hg_marks_legend(a, body, used, s->spread_limit_pct);
+	hg_add_downloads(a, body, "the record each comes from, its SUPERCOP path and compiler "
+		"setting, and its SHA-256");
+	free(prims);
+	p->footer = hg_node_new(a, HG_PARA);
+	hg_add_textf(a, p->footer, "Generated by %s from evidence %s.", tx->generator,
+		hg_measured_by(a, s));
+	return p;
+}

@@ -1,0 +1,210 @@
+/* page_supercop.c — a SUPERCOP crypto_hash primitive on its algorithm page: SUPERCOP, its
+ * designers and each implementation's path in section 1; in section 3 the two checksums of each
+ * implementation, the compiler settings tried and the implementations not run here. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pages.h"
+
+int hg_supercop_page(const hg_entry *e, const hg_sysalg *sa)
+{
+	size_t i;
+	if (e && e->supercop)
+		return 1;
+	for (i = 0; i < sa->nkats; i++)
+		if (sa->kats[i].supercop)
+			return 1;
+	return 0;
+}
+
+/* The version of SUPERCOP the evidence names: the catalog's, else the first summary's. */
+static const char *S_version(const hg_entry *e, const hg_sysalg *sa)
+{
+	size_t i;
+	if (e && e->supercop && e->supercop->version)
+		return e->supercop->version;
+	for (i = 0; i < sa->nkats; i++)
+		if (sa->kats[i].supercop && sa->kats[i].supercop->version)
+			return sa->kats[i].supercop->version;
+	return NULL;
+}
+
+static void S_result(hg_arena *a, hg_node *c, const char *result, const char *detail)
+{
+	hg_node *span = hg_add(a, c, HG_SPAN);
+	span->cls = strcmp(result, "PASS") == 0 ? "pass" : "fail";
+	hg_add_text(a, span, result);
+	if (strcmp(result, "PASS") != 0 && detail)
+		hg_add_textf(a, c, ": %s", detail);
+}
+
+/* Multi-line catalog text (a designers file) on one line. */
+static const char *S_one_line(hg_arena *a, const char *text)
+{
+	char *s = hg_strdup(a, text), *p;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\r'))
+		s[--n] = 0;
+	for (p = s; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	return s;
+}
+
+void hg_supercop_basic(hg_arena *a, hg_node *body, const char *id, const hg_entry *e,
+	hg_kat *const *kats, size_t nkats)
+{
+	static const char *head[] = { "implementation", "path in SUPERCOP", "implementors",
+		"sources (SHA-256)", NULL };
+	const hg_sc_primitive *pr = e ? e->supercop : NULL;
+	hg_node *p, *t;
+	size_t i;
+	char b[HG_FMT];
+
+	p = hg_add(a, body, HG_PARA);
+	hg_add_textf(a, p, "Source: SUPERCOP %s, ", pr && pr->version ? pr->version :
+		"(version not recorded)");
+	hg_add_code(a, p, hg_printf(a, "%s/%s", pr && pr->operation ? pr->operation : "crypto_hash",
+		pr && pr->primitive ? pr->primitive : id));
+	hg_add_text(a, p, ", measured through the same sandbox, estimator and pages as the NGCC "
+		"candidates.");
+	p = hg_add(a, body, HG_PARA);
+	hg_add_textf(a, p, "Designers: %s", pr && pr->designers ? S_one_line(a, pr->designers) :
+		"not available");
+	if (pr && pr->description) {
+		p = hg_add(a, body, HG_PARA);
+		hg_add_textf(a, p, "Description: %s", S_one_line(a, pr->description));
+	}
+	if (!nkats)
+		return;
+	t = hg_add_table(a, body, head, NULL);
+	for (i = 0; i < nkats; i++) {
+		const hg_sc_impl *m = kats[i]->supercop;
+		hg_node *row = hg_add(a, t, HG_ROW), *c;
+		c = hg_add(a, row, HG_CELL);
+		hg_add_code(a, c, kats[i]->implementation);
+		c = hg_add(a, row, HG_CELL);
+		if (m && m->path)
+			hg_add_code(a, c, m->path);
+		else
+			hg_add_text(a, c, "—");
+		hg_add_cell(a, row, m && m->implementors ? S_one_line(a, m->implementors) :
+			"not available", 0);
+		hg_add_cell(a, row, m ? hg_fmt_sha_short(b, sizeof(b), m->sources_sha256) : "—", 0);
+	}
+}
+
+/* The settings tried on one implementation, when there were several. */
+static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k)
+{
+	static const char *head[] = { "compiler", "checksumsmall", "checksumbig",
+		"cycles at 1536 B (try)", "result", NULL };
+	static const int num[] = { 0, 0, 0, 1, 0 };
+	const hg_sc_impl *m = k->supercop;
+	hg_node *t;
+	size_t i;
+	char b[HG_FMT];
+
+	hg_add_heading(a, body, 3, hg_printf(a, "Compiler settings tried: %s (%s)", k->instance,
+		k->implementation));
+	t = hg_add_table(a, body, head, num);
+	for (i = 0; i < m->nsettings; i++) {
+		const hg_sc_setting *st = &m->settings[i];
+		hg_node *row = hg_add(a, t, HG_ROW), *c = hg_add(a, row, HG_CELL);
+		hg_add_code(a, c, st->compiler);
+		if (m->compiler && strcmp(m->compiler, st->compiler) == 0)
+			hg_add_text(a, c, " (chosen)");
+		hg_add_cell(a, row, hg_fmt_sha_short(b, sizeof(b), st->checksumsmall), 0);
+		hg_add_cell(a, row, hg_fmt_sha_short(b, sizeof(b), st->checksumbig), 0);
+		hg_add_cell(a, row, st->cycles >= 0 ? hg_printf(a, "%lld", st->cycles) : "—", 1);
+		S_result(a, hg_add(a, row, HG_CELL), st->result, st->detail);
+	}
+}
+
+/* The setting an implementation was built with: the chosen one, else the one tried. */
+static void S_compiler_cell(hg_arena *a, hg_node *c, const hg_sc_impl *m)
+{
+	if (m && m->compiler) {
+		hg_add_code(a, c, m->compiler);
+	} else if (m && m->nsettings == 1) {
+		hg_add_code(a, c, m->settings[0].compiler);
+	} else if (m && m->nsettings) {
+		hg_add_textf(a, c, "none of %zu settings passed", m->nsettings);
+	} else {
+		hg_add_text(a, c, "not recorded");
+	}
+}
+
+/* One row per checksum file of a summary (one row when it has none). */
+static void S_checksum_rows(hg_arena *a, hg_node *t, const hg_kat *k)
+{
+	const hg_sc_impl *m = k->supercop;
+	size_t i, n = m ? m->nfiles : 0;
+	char b[HG_FMT];
+
+	for (i = 0; i < (n ? n : 1); i++) {
+		const hg_katfile *f = n ? &m->files[i] : NULL;
+		hg_node *row = hg_add(a, t, HG_ROW), *c = hg_add(a, row, HG_CELL);
+		hg_add_code(a, c, k->implementation);
+		S_compiler_cell(a, hg_add(a, row, HG_CELL), m);
+		hg_add_cell(a, row, f ? f->name : "—", 0);
+		hg_add_cell(a, row, f ? hg_fmt_sha_short(b, sizeof(b), f->expected) : "—", 0);
+		hg_add_cell(a, row, f ? hg_fmt_sha_short(b, sizeof(b), f->sha256) : "—", 0);
+		c = hg_add(a, row, HG_CELL);
+		if (f)
+			S_result(a, c, f->result, f->detail);
+		else
+			S_result(a, c, k->result, k->detail);
+	}
+}
+
+void hg_supercop_kat(hg_arena *a, hg_node *body, const hg_entry *e, const hg_sysalg *sa,
+	hg_kat *const *kats, size_t nkats)
+{
+	static const char *head[] = { "implementation", "compiler", "checksum", "expected",
+		"obtained", "result", NULL };
+	const hg_sc_primitive *pr = e ? e->supercop : NULL;
+	const char *version = S_version(e, sa);
+	hg_node *p, *t;
+	size_t i;
+
+	p = hg_add(a, body, HG_PARA);
+	hg_add_textf(a, p, "Each implementation was checked by SUPERCOP%s%s's own procedure before "
+		"timing: the tree's ", version ? " " : "", version ? version : "");
+	hg_add_code(a, p, "crypto_hash/try.c");
+	hg_add_text(a, p, ", compiled with the implementation at the compiler setting named below "
+		"(as eBASH names it) and run in the sandbox, prints ");
+	hg_add_code(a, p, "checksumsmall");
+	hg_add_text(a, p, " (built with -DSMALL) and ");
+	hg_add_code(a, p, "checksumbig");
+	hg_add_text(a, p, ", which must equal the primitive's files of those names. An implementation "
+		"that fails either is not timed. Checksums show their first 16 hex digits.");
+	if (!nkats) {
+		p = hg_add(a, body, HG_PARA);
+		hg_add_warning(a, p, "No KAT summary for this primitive on this system.");
+	} else {
+		t = hg_add_table(a, body, head, NULL);
+		for (i = 0; i < nkats; i++)
+			S_checksum_rows(a, t, kats[i]);
+		for (i = 0; i < nkats; i++)
+			if (kats[i]->supercop && kats[i]->supercop->nsettings > 1)
+				S_settings(a, body, kats[i]);
+	}
+	if (!pr || !pr->nnot_run)
+		return;
+	hg_add_heading(a, body, 3, "Implementations not run here");
+	t = hg_add(a, body, HG_LIST);
+	for (i = 0; i < pr->nnot_run; i++) {
+		const hg_sc_notrun *nr = &pr->not_run[i];
+		hg_node *item = hg_add(a, t, HG_ITEM);
+		hg_add_code(a, item, nr->implementation);
+		if (nr->path) {
+			hg_add_text(a, item, " (");
+			hg_add_code(a, item, nr->path);
+			hg_add_text(a, item, ")");
+		}
+		hg_add_textf(a, item, ": not run here: %s", nr->reason);
+	}
+}
