@@ -2,7 +2,9 @@
 """test_browser.py -- the rendered site in a real browser (headless Chromium).
 
 Renders the fixture site with hashgen, then opens from file:// the index, an algorithm page, the
-comparison page and a method page, each at 1280 and 390 CSS pixels wide, and fails when
+comparison page and a method page, each at 1280 and 390 CSS pixels wide, and from the SUPERCOP
+fixture's site (tests/fixtures/supercop) the eBASH-style table, a SUPERCOP primitive's page and
+the comparison page holding both corpora, and fails when
 
   * a page logs a console error: console.error/console.assert, an uncaught exception, or a
     browser-reported error such as "Failed to load resource: net::ERR_FILE_NOT_FOUND";
@@ -72,6 +74,13 @@ PAGES = [
     ("x86_1/hash-15.html", "algorithm"),
     ("x86_1/compare.html", "comparison"),
     ("x86_1/method.html", "method"),
+]
+# the SUPERCOP fixture (tests/fixtures/supercop): a primitive's page, the comparison page holding
+# both corpora and the eBASH-style table, opened from a site of their own
+SUPERCOP_PAGES = [
+    ("x86_1/ebash.html", "table"),
+    ("x86_1/sha256.html", "algorithm"),
+    ("x86_1/compare.html", "comparison"),
 ]
 CHART_REQUIRED = {"algorithm", "comparison"}
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -924,6 +933,15 @@ def main():
                      "exit status %d:\n%s" % (gen.returncode, gen.stdout[-3000:])):
         print("%d passed, %d failed" % (res.passed, res.failed))
         return 1
+    supercop_site = os.path.join(work, "site-supercop")
+    gen = subprocess.run([args.hashgen, "--data", os.path.join(source, "tests/fixtures/supercop"),
+                          "--templates", os.path.join(source, "templates"), "--out",
+                          supercop_site],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    if not res.check(gen.returncode == 0, "hashgen renders the SUPERCOP fixture site",
+                     "exit status %d:\n%s" % (gen.returncode, gen.stdout[-3000:])):
+        print("%d passed, %d failed" % (res.passed, res.failed))
+        return 1
     self_check_png(res)
     scratch = prepare_scratch(work, site)
 
@@ -948,15 +966,18 @@ def main():
                 os.path.join(work, "shots", "selfcheck-fit-1280.png")),
     }
     present = []
-    for page, kind in PAGES:
-        path = os.path.join(site, page)
+    # (name, its site, path in that site, kind); the SUPERCOP site's pages named supercop/…
+    targets = [(page, site, page, kind) for page, kind in PAGES]
+    targets += [("supercop/" + page, supercop_site, page, kind) for page, kind in SUPERCOP_PAGES]
+    for page, root, rel, kind in targets:
+        path = os.path.join(root, rel)
         if res.check(os.path.isfile(path), "%s (%s page) rendered" % (page, kind),
                      "hashgen wrote no %s" % path):
-            present.append((page, kind))
-    for page, kind in present:
+            present.append((page, root, rel, kind))
+    for page, root, rel, kind in present:
         for width, mobile in WIDTHS:
             tag = "%s-%d" % (page.replace("/", "_").rsplit(".", 1)[0], width)
-            jobs[(page, width)] = (tag, file_url(os.path.join(site, page)),
+            jobs[(page, width)] = (tag, file_url(os.path.join(root, rel)),
                                    width, mobile, os.path.join(work, "shots", tag + ".png"), axe)
 
     runs = {"empty": empty}
@@ -976,7 +997,7 @@ def main():
 
     self_check_runs(res, runs, scratch)
 
-    for page, kind in present:
+    for page, root, rel, kind in present:
         chart_urls = set()
         for width, _ in WIDTHS:
             run = runs[(page, width)]
@@ -996,10 +1017,10 @@ def main():
                 judge_axe(res, name, run["axe"])
             if kind == "comparison" and width == 1280:
                 judge_fit(res, name, probe)
-            judge_charts(res, name, probe, kind, site)
+            judge_charts(res, name, probe, kind, root)
             chart_urls.update(c["url"] for c in probe["charts"])
             judge_shot(res, name, run)
-        judge_series(res, page, chart_urls, site)
+        judge_series(res, page, chart_urls, root)
 
     log("screenshots in %s; took %.1f s" % (os.path.join(work, "shots"), time.monotonic() - t0))
     print("%d passed, %d failed" % (res.passed, res.failed))
