@@ -102,7 +102,7 @@ static int S_row(hg_arena *a, hg_node *t, const S_prim *p, const hg_fig *const *
 		hg_add_text(a, c, "nothing timed");
 	c = hg_add(a, row, HG_CELL);
 	if (p->best && p->best->compiler)
-		hg_add_code(a, c, p->best->compiler);
+		hg_add_code(a, c, p->best->compiler)->cls = "compiler";
 	else
 		hg_add_text(a, c, "—");
 	for (k = 0; k < HG_EBASH_NSIZES; k++) {

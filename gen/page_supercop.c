@@ -113,7 +113,7 @@ static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k)
 	for (i = 0; i < m->nsettings; i++) {
 		const hg_sc_setting *st = &m->settings[i];
 		hg_node *row = hg_add(a, t, HG_ROW), *c = hg_add(a, row, HG_CELL);
-		hg_add_code(a, c, st->compiler);
+		hg_add_code(a, c, st->compiler)->cls = "compiler";
 		if (m->compiler && strcmp(m->compiler, st->compiler) == 0)
 			hg_add_text(a, c, " (chosen)");
 		hg_add_cell(a, row, hg_fmt_sha_short(b, sizeof(b), st->checksumsmall), 0);
@@ -127,9 +127,9 @@ static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k)
 static void S_compiler_cell(hg_arena *a, hg_node *c, const hg_sc_impl *m)
 {
 	if (m && m->compiler) {
-		hg_add_code(a, c, m->compiler);
+		hg_add_code(a, c, m->compiler)->cls = "compiler";
 	} else if (m && m->nsettings == 1) {
-		hg_add_code(a, c, m->settings[0].compiler);
+		hg_add_code(a, c, m->settings[0].compiler)->cls = "compiler";
 	} else if (m && m->nsettings) {
 		hg_add_textf(a, c, "none of %zu settings passed", m->nsettings);
 	} else {
