@@ -23,6 +23,10 @@
 #endif
 
 static const unsigned long long S_guide_sizes[] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
+/* The ebash profile: the guide's sizes and eBASH's reporting lengths (8, 64, 576, 1536, 4096 and
+ * long messages, here 65536), in one sorted list. */
+static const unsigned long long S_ebash_sizes[] = { 8, 32, 64, 128, 512, 576, 1024, 1536, 4096,
+	8192, 16384, 65536 };
 
 /* Passes over every library, each timing every size in blocks of about 1 ms (docs/campaign.md:
  * the headline figure): guide, 10 passes of 60 blocks (600 ms a size in all, the guide's round,
@@ -31,6 +35,7 @@ static const unsigned long long S_guide_sizes[] = { 32, 128, 512, 1024, 4096, 81
 static const hb_run_profile S_profiles[] = {
 	{ "guide", 10, 60, 101, 1000, 20, 20000, 120 },
 	{ "quick", 10, 10, 51, 1000, 3, 20000, 30 },
+	{ "ebash", 10, 10, 51, 1000, 3, 20000, 30 },
 };
 
 
@@ -60,9 +65,11 @@ static int S_parse_sizes(hb_run *r, const char *list)
 	size_t i;
 
 	if (!list) {
-		r->nsizes = sizeof(S_guide_sizes) / sizeof(S_guide_sizes[0]);
+		int ebash = strcmp(r->prof->name, "ebash") == 0;
+		r->nsizes = ebash ? sizeof(S_ebash_sizes) / sizeof(S_ebash_sizes[0]) :
+			sizeof(S_guide_sizes) / sizeof(S_guide_sizes[0]);
 		for (i = 0; i < r->nsizes; i++)
-			r->sizes[i] = S_guide_sizes[i];
+			r->sizes[i] = ebash ? S_ebash_sizes[i] : S_guide_sizes[i];
 		return 0;
 	}
 	copy = hb_strdup(list);
@@ -235,7 +242,7 @@ static int S_setup(hb_run *r, const hb_campaign_opts *o)
 		return HB_ERROR;
 	r->prof = S_find_profile(o->profile ? o->profile : "guide");
 	if (!r->prof)
-		return hb_error_set("--profile %s: expected guide or quick", o->profile);
+		return hb_error_set("--profile %s: expected guide, quick or ebash", o->profile);
 	if (o->passes) {
 		r->prof_own = *r->prof;
 		r->prof_own.passes = (int)o->passes;

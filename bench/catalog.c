@@ -205,8 +205,11 @@ out:
 static void S_algorithm_clear(hb_algorithm *alg)
 {
 	size_t i;
-	for (i = 0; i < alg->ninstances; i++)
+	for (i = 0; i < alg->ninstances; i++) {
+		hb_supercop_impl_free(alg->instances[i].supercop);
+		alg->instances[i].supercop = NULL;
 		hb_instance_clear(&alg->instances[i]);
+	}
 	free(alg->instances);
 	free(alg->id);
 	free(alg->name);
@@ -344,7 +347,9 @@ static int S_settle(hb_catalog *cat)
 	return 0;
 }
 
-int hb_catalog_append(hb_catalog *cat, hb_algorithm *alg)
+/* Append an algorithm (the catalog takes it; its instances get their back-pointers): an error
+ * naming both when its id is taken. */
+static int S_append(hb_catalog *cat, hb_algorithm *alg)
 {
 	hb_algorithm *g = realloc(cat->algorithms, (cat->nalgorithms + 1) * sizeof(*g));
 	if (!g) {
@@ -368,9 +373,20 @@ int hb_catalog_open(hb_catalog **out, const char *submissions, const char *super
 	} else if (!(cat = calloc(1, sizeof(*cat)))) {
 		return hb_error_set("out of memory");
 	}
-	if (supercop && hb_supercop_load(cat, supercop) != 0) {
-		hb_catalog_free(cat);
-		return HB_ERROR;
+	if (supercop) {
+		hb_algorithm **algs = NULL;
+		size_t n = 0, i;
+		int rc = hb_supercop_load(&algs, &n, &cat->warnings, supercop);
+		for (i = 0; i < n; i++)
+			if (rc == 0)
+				rc = S_append(cat, algs[i]);
+			else
+				hb_supercop_algorithm_free(algs[i]);
+		free(algs);
+		if (rc != 0) {
+			hb_catalog_free(cat);
+			return HB_ERROR;
+		}
 	}
 	*out = cat;
 	return 0;

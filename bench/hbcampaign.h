@@ -123,9 +123,18 @@ int hb_run_catalog_entry(const hb_run *r, const hb_algorithm *alg);
 const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result *b,
 	const char *build_error);
 int hb_run_kat_manifest(const hb_run *r, const hb_algorithm *alg);
+/* The "files" array of a KAT summary. */
+json_t *hb_run_kat_files_json(const hb_kat_report *rep);
+
+/* supercop_evidence.c: build and check a SUPERCOP implementation (every compiler setting asked
+ * for), write its KAT summary and log; the result ("PASS", "FAIL", "ERROR") and the library of
+ * the setting kept (*out_b, NULL when none passed). */
+const char *hb_run_supercop(hb_run *r, const hb_instance *inst, hb_build_result **out_b);
 
 /* record.c */
 int hb_cmp_u64(const void *x, const void *y);
+/* The "supercop" object a SUPERCOP implementation's records and KAT summary carry. */
+json_t *hb_run_supercop_json(const hb_instance *inst, const hb_build_result *b);
 json_t *hb_run_build_json(const hb_build_result *b, const hb_instance *inst);
 /* "guide", or "guide+overrides" when algorithm.json added flags or -D defines. */
 const char *hb_run_flags_label(const hb_instance *inst);

@@ -63,9 +63,6 @@ int hb_catalog_load(hb_catalog **out, const char *dir);
 /* The catalog of a command: the NGCC packages under submissions (NULL: none), then, when
  * supercop is not NULL, every crypto_hash implementation of that SUPERCOP tree. */
 int hb_catalog_open(hb_catalog **out, const char *submissions, const char *supercop);
-/* Append an algorithm (the catalog takes it; its instances get their back-pointers): an error
- * naming both when its id is taken. */
-int hb_catalog_append(hb_catalog *cat, hb_algorithm *alg);
 void hb_catalog_free(hb_catalog *cat);
 /* Find "INSTANCE[:IMPL]" (IMPL defaults to reference). Borrowed pointer. */
 int hb_catalog_find(const hb_instance **out, const hb_catalog *cat, const char *spec);
@@ -131,8 +128,11 @@ typedef struct hb_supercop_impl {
 
 /* SUPERCOP's name for this machine's ABI (amd64, aarch64, …), as its okabi says it. */
 const char *hb_supercop_abi(void);
-/* Append the crypto_hash primitives of the SUPERCOP tree at tree to cat. */
-int hb_supercop_load(hb_catalog *cat, const char *tree);
+/* The crypto_hash primitives of the SUPERCOP tree at tree, one algorithm each (*out: an array of
+ * *nout, the caller's); what did not stop it is added to *warnings (a NULL-terminated list). */
+int hb_supercop_load(hb_algorithm ***out, size_t *nout, char ***warnings, const char *tree);
+/* Free an algorithm hb_supercop_load made (and what it holds). */
+void hb_supercop_algorithm_free(hb_algorithm *alg);
 void hb_supercop_impl_free(hb_supercop_impl *sc);
 /* The file path stands for: itself, or where a file holding only a relative path leads (a
  * symbolic link checked out as such a file where links are off). Caller frees. */

@@ -14,7 +14,7 @@
 int hb_run_catalog_entry(const hb_run *r, const hb_algorithm *alg)
 {
 	static const char *keep[] = { "id", "name", "category", "function", "parameter_sets",
-		"links", NULL };
+		"links", "supercop", NULL };
 	json_error_t jerr;
 	json_t *src = json_loads(alg->json_text, 0, &jerr), *dst = json_object();
 	char *dir = hb_path_join(r->o->data_dir, "algorithms"), *path;
@@ -49,6 +49,28 @@ int hb_run_catalog_entry(const hb_run *r, const hb_algorithm *alg)
 	return rc;
 }
 
+json_t *hb_run_kat_files_json(const hb_kat_report *rep)
+{
+	json_t *files = json_array();
+	int s;
+	for (s = 0; s < HB_KAT_NSETS; s++) {
+		const hb_kat_file_result *f = &rep->files[s];
+		json_t *fj;
+		if (!(rep->mask & (1u << s)))
+			continue;
+		fj = json_object();
+		json_object_set_new(fj, "name", json_string(f->name));
+		json_object_set_new(fj, "sha256", f->sha256[0] ? json_string(f->sha256) : json_null());
+		json_object_set_new(fj, "expected_sha256", f->expected_sha256[0] ?
+			json_string(f->expected_sha256) : json_null());
+		json_object_set_new(fj, "entries", json_integer((json_int_t)f->entries));
+		json_object_set_new(fj, "result", json_string(f->result));
+		json_object_set_new(fj, "detail", hb_json_str_or_null(f->detail));
+		json_array_append_new(files, fj);
+	}
+	return files;
+}
+
 /* The summary of an earlier run is kept when it checked the same library and sets. */
 static json_t *S_kat_reusable(const char *path, const hb_build_result *b, unsigned mask)
 {
@@ -80,7 +102,6 @@ const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result
 	FILE *log;
 	json_t *j, *files, *declared;
 	hb_kat_report rep;
-	int s;
 	size_t i;
 
 	memset(&rep, 0, sizeof(rep));
@@ -127,22 +148,7 @@ const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result
 		rep.detail = hb_sprintf("the build failed: %s", build_error);
 	}
 	fclose(log);
-	files = json_array();
-	for (s = 0; s < HB_KAT_NSETS; s++) {
-		const hb_kat_file_result *f = &rep.files[s];
-		json_t *fj;
-		if (!(rep.mask & (1u << s)))
-			continue;
-		fj = json_object();
-		json_object_set_new(fj, "name", json_string(f->name));
-		json_object_set_new(fj, "sha256", f->sha256[0] ? json_string(f->sha256) : json_null());
-		json_object_set_new(fj, "expected_sha256", f->expected_sha256[0] ?
-			json_string(f->expected_sha256) : json_null());
-		json_object_set_new(fj, "entries", json_integer((json_int_t)f->entries));
-		json_object_set_new(fj, "result", json_string(f->result));
-		json_object_set_new(fj, "detail", hb_json_str_or_null(f->detail));
-		json_array_append_new(files, fj);
-	}
+	files = hb_run_kat_files_json(&rep);
 	json_object_set_new(j, "files", files);
 	if ((declared = hb_run_declared_json(inst)) != NULL)
 		json_object_set_new(j, "declared", declared);

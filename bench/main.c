@@ -141,43 +141,44 @@ static int S_cpu_list(hb_campaign_opts *run, const char *list)
 	return run->ncpus ? 0 : -1;
 }
 
+static const struct option S_longopts[] = {
+	{ "submissions", required_argument, NULL, 's' },
+	{ "supercop", required_argument, NULL, 'K' },
+	{ "compilers", required_argument, NULL, 'k' },
+	{ "work", required_argument, NULL, 'w' },
+	{ "profiles", required_argument, NULL, 'p' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "sets", required_argument, NULL, 'S' },
+	{ "bits", required_argument, NULL, 'b' },
+	{ "length", required_argument, NULL, 'l' },
+	{ "system", required_argument, NULL, 'Y' },
+	{ "profile", required_argument, NULL, 'P' },
+	{ "only", required_argument, NULL, 'O' },
+	{ "data", required_argument, NULL, 'D' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "fresh", no_argument, NULL, 'F' },
+	{ "time-failed", no_argument, NULL, 'T' },
+	{ "sizes", required_argument, NULL, 'Z' },
+	{ "time-limit", required_argument, NULL, 'L' },
+	{ "spread-limit", required_argument, NULL, 'R' },
+	{ "sentinel-limit", required_argument, NULL, 'X' },
+	{ "no-wait", no_argument, NULL, 'W' },
+	{ "passes", required_argument, NULL, 'Q' },
+	{ "no-sandbox", no_argument, NULL, 'N' },
+	{ "sandbox-user", required_argument, NULL, 'U' },
+	{ "memory-limit", required_argument, NULL, 'M' },
+	{ "allow-missing", no_argument, NULL, 'A' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "overlap", no_argument, NULL, 'V' },
+	{ "shard", required_argument, NULL, 'H' },
+	{ "catalog", required_argument, NULL, 'G' },
+	{ "method", required_argument, NULL, 'E' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int S_parse(S_opts *o, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "submissions", required_argument, NULL, 's' },
-		{ "supercop", required_argument, NULL, 'K' },
-		{ "compilers", required_argument, NULL, 'k' },
-		{ "work", required_argument, NULL, 'w' },
-		{ "profiles", required_argument, NULL, 'p' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "sets", required_argument, NULL, 'S' },
-		{ "bits", required_argument, NULL, 'b' },
-		{ "length", required_argument, NULL, 'l' },
-		{ "system", required_argument, NULL, 'Y' },
-		{ "profile", required_argument, NULL, 'P' },
-		{ "only", required_argument, NULL, 'O' },
-		{ "data", required_argument, NULL, 'D' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "fresh", no_argument, NULL, 'F' },
-		{ "time-failed", no_argument, NULL, 'T' },
-		{ "sizes", required_argument, NULL, 'Z' },
-		{ "time-limit", required_argument, NULL, 'L' },
-		{ "spread-limit", required_argument, NULL, 'R' },
-		{ "sentinel-limit", required_argument, NULL, 'X' },
-		{ "no-wait", no_argument, NULL, 'W' },
-		{ "passes", required_argument, NULL, 'Q' },
-		{ "no-sandbox", no_argument, NULL, 'N' },
-		{ "sandbox-user", required_argument, NULL, 'U' },
-		{ "memory-limit", required_argument, NULL, 'M' },
-		{ "allow-missing", no_argument, NULL, 'A' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "overlap", no_argument, NULL, 'V' },
-		{ "shard", required_argument, NULL, 'H' },
-		{ "catalog", required_argument, NULL, 'G' },
-		{ "method", required_argument, NULL, 'E' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 	char extra;
 
@@ -191,7 +192,7 @@ static int S_parse(S_opts *o, int argc, char **argv)
 	o->run.progress = stderr;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", S_longopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 's': o->submissions = optarg; break;

@@ -36,6 +36,8 @@ static double S_spread_pct(json_t *samples)
 
 const char *hb_run_flags_label(const hb_instance *inst)
 {
+	if (inst->supercop)
+		return "supercop";
 	return inst->extra_cflags[0] || (inst->define_flags && inst->define_flags[0]) ?
 		"guide+overrides" : "guide";
 }
@@ -69,6 +71,27 @@ json_t *hb_run_build_json(const hb_build_result *b, const hb_instance *inst)
 	json_object_set_new(j, "library_sha256", json_string(b->library_sha256));
 	if (declared) /* what algorithm.json's "instances" changed in the submission's headers */
 		json_object_set_new(j, "declared", declared);
+	return j;
+}
+
+/* The "supercop" object of a SUPERCOP implementation's records and KAT summary. */
+json_t *hb_run_supercop_json(const hb_instance *inst, const hb_build_result *b)
+{
+	const hb_supercop_impl *sc = inst->supercop;
+	json_t *j = json_object();
+	json_object_set_new(j, "version", hb_json_str_or_null(sc->version));
+	json_object_set_new(j, "operation", json_string(sc->operation));
+	json_object_set_new(j, "primitive", json_string(sc->primitive));
+	json_object_set_new(j, "path", json_string(sc->path));
+	json_object_set_new(j, "implementors", hb_json_str_or_null(sc->implementors));
+	json_object_set_new(j, "sources_sha256", json_string(sc->sources_sha256));
+	if (b) {
+		char *line = hb_sprintf("%s %s", b->cc, b->cflags);
+		json_object_set_new(j, "compiler", json_string(line));
+		free(line);
+	} else {
+		json_object_set_new(j, "compiler", json_null());
+	}
 	return j;
 }
 
@@ -298,6 +321,8 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 	json_object_set_new(rec, "command", first && json_object_get(first, "command") ?
 		json_incref(json_object_get(first, "command")) : json_array());
 	json_object_set_new(rec, "build", hb_run_build_json(b, inst));
+	if (inst->supercop)
+		json_object_set_new(rec, "supercop", hb_run_supercop_json(inst, b));
 	json_object_set_new(rec, "environment", S_environment(r, first, last));
 	json_object_set_new(rec, "sandbox", hb_sandbox_json(limit));
 	if (first && json_object_get(first, "output")) {

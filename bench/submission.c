@@ -404,7 +404,6 @@ void hb_instance_clear(hb_instance *inst)
 	hb_strv_free(inst->defines);
 	hb_strv_free(inst->rewrites);
 	hb_strv_free(inst->define_flags);
-	hb_supercop_impl_free(inst->supercop);
 	for (s = 0; s < HB_KAT_NSETS; s++) {
 		free(inst->kat_files[s]);
 		free(inst->kat_manifest[s]);

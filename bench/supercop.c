@@ -498,7 +498,9 @@ static int S_load_impl(hb_algorithm *alg, const char *tree, const char *version,
 		if (strcmp(alg->instances[k].impl, inst->impl) == 0) {
 			hb_strlist_add(warnings, hb_sprintf("%s: its name %s is taken by %s; left out",
 				sc->path, inst->impl, alg->instances[k].supercop->path));
-			hb_instance_clear(inst);
+			free(inst->name);
+			free(inst->impl);
+			memset(inst, 0, sizeof(*inst));
 			hb_supercop_impl_free(sc);
 			return 0;
 		}
@@ -556,8 +558,35 @@ static char *S_catalog_text(const hb_algorithm *alg, const char *tree, const cha
 	return text;
 }
 
-static int S_load_primitive(hb_catalog *cat, const char *tree, const char *version,
-	const char *primitive, hb_strlist *warnings)
+static void S_instance_free(hb_instance *inst)
+{
+	free(inst->name);
+	free(inst->impl);
+	free(inst->version_folder);
+	free(inst->dir);
+	free(inst->profile);
+	free(inst->sources);
+	free(inst->include_dirs);
+	free(inst->extra_cflags);
+	hb_supercop_impl_free(inst->supercop);
+}
+
+void hb_supercop_algorithm_free(hb_algorithm *alg)
+{
+	size_t i;
+	for (i = 0; i < alg->ninstances; i++)
+		S_instance_free(&alg->instances[i]);
+	free(alg->instances);
+	free(alg->id);
+	free(alg->name);
+	free(alg->dir);
+	free(alg->json_path);
+	free(alg->json_text);
+	free(alg);
+}
+
+static int S_load_primitive(hb_algorithm ***algs, size_t *nalgs, const char *tree,
+	const char *version, const char *primitive, hb_strlist *warnings)
 {
 	char *pdir = hb_sprintf("%s/%s/%s", tree, S_OP, primitive);
 	hb_strlist impls = { 0 };
@@ -587,34 +616,35 @@ static int S_load_primitive(hb_catalog *cat, const char *tree, const char *versi
 		rc = S_load_impl(alg, tree, version, primitive, impls.v[i], warnings);
 	hb_strv_free(hb_strlist_take(&impls));
 	if (rc == 0) {
+		hb_algorithm **g = realloc(*algs, (*nalgs + 1) * sizeof(*g));
 		alg->json_text = S_catalog_text(alg, tree, version);
-		rc = hb_catalog_append(cat, alg); /* takes alg */
+		if (!g) {
+			hb_supercop_algorithm_free(alg);
+			return hb_error_set("out of memory");
+		}
+		*algs = g;
+		g[(*nalgs)++] = alg;
 	} else {
-		for (i = 0; i < alg->ninstances; i++)
-			hb_instance_clear(&alg->instances[i]);
-		free(alg->instances);
-		free(alg->id);
-		free(alg->name);
-		free(alg->dir);
-		free(alg->json_path);
-		free(alg);
+		hb_supercop_algorithm_free(alg);
 	}
 	return rc;
 }
 
-int hb_supercop_load(hb_catalog *cat, const char *tree_arg)
+int hb_supercop_load(hb_algorithm ***out, size_t *nout, char ***warnings_io, const char *tree_arg)
 {
 	char *tree = realpath(tree_arg, NULL), *opdir, *version, *vpath;
-	hb_strlist prims = { 0 }, warnings = hb_strlist_of(cat->warnings);
+	hb_strlist prims = { 0 }, warnings = hb_strlist_of(*warnings_io);
 	DIR *d;
 	struct dirent *de;
 	size_t i;
 	int rc = 0;
 
-	cat->warnings = NULL;
+	*out = NULL;
+	*nout = 0;
+	*warnings_io = NULL;
 	if (!tree || !hb_is_dir(tree)) {
 		free(tree);
-		cat->warnings = warnings.v;
+		*warnings_io = warnings.v;
 		return hb_error_set("--supercop %s: no such folder", tree_arg);
 	}
 	opdir = hb_path_join(tree, S_OP);
@@ -638,9 +668,9 @@ int hb_supercop_load(hb_catalog *cat, const char *tree_arg)
 	closedir(d);
 	hb_strv_sort(prims.v, prims.n);
 	for (i = 0; i < prims.n && rc == 0; i++)
-		rc = S_load_primitive(cat, tree, version, prims.v[i], &warnings);
+		rc = S_load_primitive(out, nout, tree, version, prims.v[i], &warnings);
 out:
-	cat->warnings = warnings.v ? warnings.v : calloc(1, sizeof(char *));
+	*warnings_io = warnings.v ? warnings.v : calloc(1, sizeof(char *));
 	hb_strv_free(hb_strlist_take(&prims));
 	free(version);
 	free(opdir);

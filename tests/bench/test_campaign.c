@@ -564,7 +564,7 @@ Test(campaign, bad_arguments_leave_the_evidence_untouched, .timeout = HBT_TIMEOU
 			"hashbench: --system a/b: expected 1 to 64 letters, digits, '_', '-' or '.', "
 			"starting with a letter or digit\n" },
 		{ { "run", "--system", "b", "--profile", "slow", NULL }, 1,
-			"hashbench: --profile slow: expected guide or quick\n" },
+			"hashbench: --profile slow: expected guide, quick or ebash\n" },
 		{ { "run", "--system", "b", "--sizes", "32,0", NULL }, 1,
 			"hashbench: --sizes: '0' is not a message size in bytes (1 to 1073741824)\n" },
 		{ { "run", "--system", "b", "--cpu", "4096", NULL }, 1,

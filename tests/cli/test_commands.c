@@ -356,7 +356,7 @@ Test(env, errors_are_one_line_and_print_nothing)
 		{ { "env", "--system", "a/b", NULL }, 1, "hashbench: --system a/b: expected 1 to 64 "
 			"letters, digits, '_', '-' or '.', starting with a letter or digit\n" },
 		{ { "env", "--profile", "slow", NULL }, 1,
-			"hashbench: --profile slow: expected guide or quick\n" },
+			"hashbench: --profile slow: expected guide, quick or ebash\n" },
 		{ { "env", "--fast", NULL }, 2,
 			"hashbench: --fast: unknown option\n(hashbench --help for usage)\n" },
 	};
