@@ -39,6 +39,7 @@ typedef struct {
 	const char *sources_sha256;  /* of its files: part of the cache key */
 	char *const *dep_dirs;       /* folders of the headers of what it calls (NULL-terminated) */
 	char *const *dep_objects;    /* and their objects */
+	int pic;                     /* -fPIC after the line: objects a shared library can hold */
 } hb_sc_target;
 
 /* One implementation compiled with one compiler line: its objects and try programs. */
@@ -51,6 +52,7 @@ typedef struct {
 	char *try_small, *try_big; /* the tree's try.c with and without -DSMALL */
 	char *log;          /* every command and what the compiler said */
 	char *error;        /* why it did not build (one line), NULL when it did */
+	int pic;            /* compiled with -fPIC after the line */
 } hb_sc_unit;
 
 /* Compile t with compiler (cached under work/supercop/); *out always set: its error says what

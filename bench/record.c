@@ -86,7 +86,11 @@ json_t *hb_run_supercop_json(const hb_instance *inst, const hb_build_result *b)
 	json_object_set_new(j, "implementors", hb_json_str_or_null(sc->implementors));
 	json_object_set_new(j, "sources_sha256", json_string(sc->sources_sha256));
 	if (b) {
+		/* the setting as the tree's okcompilers names it, without the -fPIC hashbench adds */
 		char *line = hb_sprintf("%s %s", b->cc, b->cflags);
+		size_t n = strlen(line);
+		if (n > 6 && strcmp(line + n - 6, " -fPIC") == 0)
+			line[n - 6] = 0;
 		json_object_set_new(j, "compiler", json_string(line));
 		free(line);
 	} else {

@@ -299,7 +299,14 @@ static int S_run(char **log, char **argv, char **why, const char *what)
 		*why = hb_sprintf("needs a CPU feature this machine lacks (%.*s)",
 			e ? (int)strcspn(e, "\n") : 30, e ? e : "target specific option mismatch");
 	} else {
-		const char *e = output ? strstr(output, "error") : NULL;
+		static const char *telling[] = { "undefined reference", "relocation", "multiple definition",
+			"No such file", "error" };
+		const char *e = NULL;
+		size_t k;
+		for (k = 0; output && !e && k < sizeof(telling) / sizeof(telling[0]); k++)
+			e = strstr(output, telling[k]);
+		while (e && e > output && e[-1] != '\n')
+			e--;
 		*why = hb_sprintf("%s failed (exit status %d)%s%.*s", what, status, e ? ": " : "",
 			e ? (int)strcspn(e, "\n") : 0, e ? e : "");
 	}
@@ -317,6 +324,10 @@ static int S_compile(hb_sc_unit *u, const char *src, const char *obj, char *cons
 	int rc;
 
 	S_argv_compiler(&a, u->compiler);
+	/* the line's -fPIE can make objects a shared library cannot hold (references to the C
+	 * library's data, absolute addresses in assembly); -fPIC last overrides it */
+	if (u->pic)
+		S_argv_add(&a, "-fPIC");
 	S_argv_add(&a, "-DSUPERCOP");
 	if (namespaced) {
 		hb_strlist_add(&a, hb_sprintf("-DCRYPTO_NAMESPACETOP=%s", u->opi));
@@ -382,11 +393,20 @@ static int S_framework(hb_sc_unit *u, char ***objs, char **incdir, const char *t
 	unsigned char md[32];
 	char hex[65], *dir, *cryptoint = hb_path_join(tree, "cryptoint");
 	char *incs[3] = { NULL, cryptoint, NULL };
+	char **c_lines = hb_sc_compilers(NULL, tree, "c");
+	hb_sc_unit fwu;
 	hb_strlist o = { 0 };
 	size_t i;
 	int rc = 0;
 
-	hb_sha256(md, u->compiler, strlen(u->compiler));
+	/* SUPERCOP builds these with its first C compiler, whatever the implementation's language */
+	memset(&fwu, 0, sizeof(fwu));
+	fwu.compiler = c_lines ? c_lines[0] : u->compiler;
+	{
+		char *k = hb_sprintf("hashbench-2\n%s", fwu.compiler);
+		hb_sha256(md, k, strlen(k));
+		free(k);
+	}
 	hb_hex(hex, md, 8, 0);
 	dir = hb_sprintf("%s/supercop/framework-%s", work, hex);
 	incs[0] = dir;
@@ -409,11 +429,16 @@ static int S_framework(hb_sc_unit *u, char ***objs, char **incdir, const char *t
 			hb_sprintf("%s/%s_optblocker.c", cryptoint, ints[i - 2]);
 		char *obj = hb_sprintf("%s/fw%zu.o", dir, i);
 		if (!hb_is_file(obj))
-			rc = S_compile(u, src, obj, incs, 0);
+			rc = S_compile(&fwu, src, obj, incs, 0);
 		hb_strlist_add(&o, obj);
 		free(src);
 	}
 out:
+	if (fwu.error && !u->error)
+		u->error = hb_sprintf("the try programs' framework: %s", fwu.error);
+	free(fwu.error);
+	free(fwu.log);
+	hb_strv_free(c_lines);
 	free(cryptoint);
 	if (rc != 0) {
 		free(dir);
@@ -522,7 +547,9 @@ int hb_sc_compile(hb_sc_unit **out, const hb_sc_target *t, const char *compiler,
 	for (p = u->opi; *p; p++)
 		if (*p == '.' || *p == '/' || *p == '-')
 			*p = '_';
-	key_text = hb_sprintf("%s\n%s\n%s", compiler, t->path, t->sources_sha256);
+	u->pic = t->pic;
+	key_text = hb_sprintf("hashbench-2%s\n%s\n%s\n%s", t->pic ? " pic" : "", compiler, t->path,
+		t->sources_sha256);
 	for (i = 0; t->dep_objects && t->dep_objects[i]; i++) {
 		char *more = hb_sprintf("%s\n%s", key_text, t->dep_objects[i]);
 		free(key_text);
@@ -636,6 +663,7 @@ int hb_sc_library(hb_build_result **out, const hb_sc_unit *u, const hb_sc_target
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.compiler = u->compiler;
 	tmp.opi = u->opi;
+	tmp.pic = u->pic;
 	if (!res)
 		return hb_error_set("out of memory");
 	{
@@ -669,7 +697,7 @@ int hb_sc_library(hb_build_result **out, const hb_sc_unit *u, const hb_sc_target
 	}
 	sp = strchr(u->compiler, ' ');
 	res->cc = sp ? strndup(u->compiler, (size_t)(sp - u->compiler)) : hb_strdup(u->compiler);
-	res->cflags = hb_strdup(sp ? sp + 1 : "");
+	res->cflags = hb_sprintf("%s%s", sp ? sp + 1 : "", u->pic ? " -fPIC" : "");
 	res->profile = hb_strdup("supercop");
 	res->command = hb_sprintf("%s -DSUPERCOP -DCRYPTO_NAMESPACE(name)=%s_##name … -c each "
 		"source of %s; %s -shared -Wl,--version-script (CryptHash only) -o %s", u->compiler,

@@ -52,7 +52,10 @@ static void S_run_try(S_try *t, const char *prog, unsigned limit, FILE *log)
 			line = strtok_r(NULL, "\n", &save))
 			if (strspn(line, "0123456789abcdef") != 64)
 				first = hb_strdup(line);
-		t->detail = first ? hb_sprintf("%s (%s)", first, why) : hb_strdup(why);
+		if (c.status == HB_CHILD_CRASH && c.code == 4) /* SIGILL */
+			t->detail = hb_sprintf("needs a CPU feature this machine lacks (%s)", why);
+		else
+			t->detail = first ? hb_sprintf("%s (%s)", first, why) : hb_strdup(why);
 		free(first);
 		free(why);
 	} else if (!t->checksum[0]) {
@@ -130,7 +133,7 @@ static hb_sc_unit *S_try_target(S_try *small, S_try *big, const hb_sc_target *t,
  * that passes its own checksums fastest with this compiler line. dirs and objs get its headers'
  * folder and its objects; 0, or the reason none could be used in *why. */
 static int S_deps(hb_strlist *dirs, hb_strlist *objs, char **why, const hb_supercop_impl *sc,
-	const char *compiler, const char *work, unsigned limit, FILE *log)
+	const char *compiler, int pic, const char *work, unsigned limit, FILE *log)
 {
 	size_t n, i;
 	for (n = 0; sc->needs[n]; n++) {
@@ -143,7 +146,7 @@ static int S_deps(hb_strlist *dirs, hb_strlist *objs, char **why, const hb_super
 		for (i = 0; impls && impls[i]; i++) {
 			char *dir = hb_path_join(pdir, impls[i]), sha[65];
 			char *path = hb_sprintf("%s/%s", sc->needs[n], impls[i]);
-			hb_sc_target t = { sc->tree, op, prim, path, sha, NULL, NULL };
+			hb_sc_target t = { sc->tree, op, prim, path, sha, NULL, NULL, pic };
 			S_try small, big;
 			hb_sc_unit *u;
 			if (!hb_supercop_for_this_abi(dir) || hb_supercop_sources_sha256(sha, dir) != 0) {
@@ -213,6 +216,65 @@ static void S_report_files(hb_sc_report *out, const hb_supercop_impl *sc, const 
 	out->rep.mask = 3;
 }
 
+/* One compiler setting: what inst calls, then inst itself, built and checked (pic: with -fPIC
+ * after the line); the unit (NULL when what it calls failed), dirs and objs what it calls. */
+static hb_sc_unit *S_setting(S_try *small, S_try *big, hb_strlist *dirs, hb_strlist *objs,
+	const hb_supercop_impl *sc, const char *compiler, int pic, const char *work, unsigned limit,
+	FILE *log)
+{
+	hb_sc_target t = { sc->tree, sc->operation, sc->primitive, sc->path, sc->sources_sha256,
+		NULL, NULL, pic };
+	char *why = NULL;
+
+	if (S_deps(dirs, objs, &why, sc, compiler, pic, work, limit, log) != 0) {
+		memset(small, 0, sizeof(*small));
+		memset(big, 0, sizeof(*big));
+		small->result = big->result = "ERROR";
+		small->cycles = big->cycles = -1;
+		small->detail = why;
+		big->detail = hb_strdup(why);
+		return NULL;
+	}
+	t.dep_dirs = dirs->v;
+	t.dep_objects = objs->v;
+	return S_try_target(small, big, &t, compiler, work, limit, log);
+}
+
+/* The setting kept passes as SUPERCOP builds it, but its objects (-fPIE) cannot go into a shared
+ * library: build it again with -fPIC after the line, check that again, and make the library of
+ * that. 0 with *out_build, else the reason in out->rep.detail. */
+static int S_library_pic(hb_sc_report *out, hb_build_result **out_build,
+	const hb_supercop_impl *sc, const char *compiler, const char *work, unsigned limit, FILE *log)
+{
+	hb_strlist dirs = { 0 }, objs = { 0 };
+	S_try small, big;
+	hb_sc_unit *u;
+	char *first = hb_strdup(hb_error_last());
+	int rc = HB_ERROR;
+
+	if (log)
+		fprintf(log, "%s\nbuilding again with -fPIC after the line, for the library\n", first);
+	u = S_setting(&small, &big, &dirs, &objs, sc, compiler, 1, work, limit, log);
+	if (u && strcmp(small.result, "PASS") == 0 && strcmp(big.result, "PASS") == 0) {
+		hb_sc_target t = { sc->tree, sc->operation, sc->primitive, sc->path, sc->sources_sha256,
+			dirs.v, objs.v, 1 };
+		if (hb_sc_library(out_build, u, &t, work) == 0)
+			rc = 0;
+		else
+			out->rep.detail = hb_strdup(hb_error_last());
+	} else {
+		out->rep.detail = hb_sprintf("%s; built again with -fPIC its checksums do not pass: %s",
+			first, small.detail ? small.detail : big.detail ? big.detail : "");
+	}
+	free(small.detail);
+	free(big.detail);
+	free(first);
+	hb_sc_unit_free(u);
+	hb_strv_free(hb_strlist_take(&dirs));
+	hb_strv_free(hb_strlist_take(&objs));
+	return rc;
+}
+
 int hb_sc_check(hb_sc_report *out, hb_build_result **out_build, const hb_instance *inst,
 	const char *compilers_file, const char *work, unsigned limit, FILE *log)
 {
@@ -247,25 +309,11 @@ int hb_sc_check(hb_sc_report *out, hb_build_result **out_build, const hb_instanc
 	out->nsettings = n;
 	for (k = 0; k < n; k++) {
 		hb_strlist dirs = { 0 }, objs = { 0 };
-		char *why = NULL, sha_dummy[1];
-		hb_sc_target t = { sc->tree, sc->operation, sc->primitive, sc->path, sc->sources_sha256,
-			NULL, NULL };
 		S_try small, big;
-		hb_sc_unit *u = NULL;
+		hb_sc_unit *u = S_setting(&small, &big, &dirs, &objs, sc, compilers[k], 0, work, limit,
+			log);
 
-		(void)sha_dummy;
 		out->settings[k].compiler = hb_strdup(compilers[k]);
-		if (S_deps(&dirs, &objs, &why, sc, compilers[k], work, limit, log) != 0) {
-			memset(&small, 0, sizeof(small));
-			memset(&big, 0, sizeof(big));
-			small.result = big.result = "ERROR";
-			small.detail = why;
-			big.detail = hb_strdup(why);
-		} else {
-			t.dep_dirs = dirs.v;
-			t.dep_objects = objs.v;
-			u = S_try_target(&small, &big, &t, compilers[k], work, limit, log);
-		}
 		S_setting_fill(&out->settings[k], &small, &big);
 		if (log)
 			fprintf(log, "%s with %s: %s%s%s\n", sc->path, compilers[k], out->settings[k].result,
@@ -299,11 +347,11 @@ int hb_sc_check(hb_sc_report *out, hb_build_result **out_build, const hb_instanc
 	}
 	if (best) {
 		hb_sc_target t = { sc->tree, sc->operation, sc->primitive, sc->path, sc->sources_sha256,
-			best_dirs.v, best_objs.v };
+			best_dirs.v, best_objs.v, 0 };
 		S_report_files(out, sc, &best_small, &best_big);
-		if (hb_sc_library(out_build, best, &t, work) != 0) {
+		if (hb_sc_library(out_build, best, &t, work) != 0 &&
+			S_library_pic(out, out_build, sc, compilers[out->chosen], work, limit, log) != 0) {
 			out->rep.result = "ERROR";
-			out->rep.detail = hb_strdup(hb_error_last());
 		} else {
 			out->rep.result = "PASS";
 			if (n > 1)
