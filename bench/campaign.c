@@ -474,12 +474,14 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = S_setup(&r, o)) != 0 || (rc = S_lock_cpus(&r)) != 0)
+	/* the catalog first: a wrong --submissions, --supercop or --only is said at once, not after
+	 * waiting for another campaign's CPU (opening it writes nothing) */
+	if ((rc = S_setup(&r, o)) != 0 ||
+		(rc = hb_catalog_open(&cat, o->submissions, o->supercop)) != 0 ||
+		(rc = S_check_only(cat, o->only)) != 0 || (rc = S_lock_cpus(&r)) != 0)
 		goto out;
 	r.t_start = hb_now_ns();
 	r.tty = o->progress && isatty(fileno(o->progress));
-	if ((rc = hb_catalog_open(&cat, o->submissions, o->supercop)) != 0 || (rc = S_check_only(cat, o->only)) != 0)
-		goto out;
 	for (i = 0; cat->warnings && cat->warnings[i]; i++)
 		hb_note(r.o->progress, r.tty, "warning: %s", cat->warnings[i]);
 	r.sysdir = hb_path_join(o->data_dir, o->system);

@@ -424,9 +424,23 @@ static int S_instances(const hb_instance ***out, size_t *n, const hb_catalog *ca
 	*out = calloc((o->nargs > 0 ? (size_t)o->nargs : total) + 1, sizeof(**out));
 	if (!*out)
 		return hb_error_set("out of memory");
-	for (i = 0; i < o->nargs; i++)
-		if (hb_catalog_find(&(*out)[(*n)++], cat, o->args[i]) != 0)
+	for (i = 0; i < o->nargs; i++) {
+		size_t before = *n;
+		/* a SUPERCOP primitive named alone: every implementation of it */
+		for (a = 0; !strchr(o->args[i], ':') && a < cat->nalgorithms; a++)
+			for (k = 0; k < cat->algorithms[a].ninstances; k++)
+				if (cat->algorithms[a].instances[k].supercop &&
+					strcmp(cat->algorithms[a].instances[k].name, o->args[i]) == 0) {
+					const hb_instance **g = realloc(*out, (*n + 2 + (size_t)o->nargs) *
+						sizeof(**out));
+					if (!g)
+						return hb_error_set("out of memory");
+					*out = g;
+					(*out)[(*n)++] = &cat->algorithms[a].instances[k];
+				}
+		if (*n == before && hb_catalog_find(&(*out)[(*n)++], cat, o->args[i]) != 0)
 			return HB_ERROR;
+	}
 	for (a = 0; all && o->nargs == 0 && a < cat->nalgorithms; a++)
 		for (k = 0; k < cat->algorithms[a].ninstances; k++)
 			(*out)[(*n)++] = &cat->algorithms[a].instances[k];
