@@ -187,9 +187,14 @@ static void S_lib_cells(hg_arena *a, hg_node *row, const hg_lib *l)
 	hg_node *c = hg_add(a, row, HG_CELL);
 	hg_add_link(a, c, hg_printf(a, "%s.html", l->any->algorithm), l->any->algorithm, NULL);
 	c = hg_add(a, row, HG_CELL);
+	if (l->any->supercop_path) {
+		/* the primitive is the algorithm column already: its implementation, marked */
+		hg_add_code(a, c, l->any->implementation);
+		hg_add_text(a, c, " (SUPERCOP)");
+		return;
+	}
 	hg_add_code(a, c, l->any->instance);
-	hg_add_textf(a, c, l->any->supercop_path ? " (%s, SUPERCOP)" : " (%s)",
-		l->any->implementation);
+	hg_add_textf(a, c, " (%s)", l->any->implementation);
 }
 
 /* The sentence on SUPERCOP's primitives, when the system has any. */

@@ -901,6 +901,10 @@ def main():
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--axe", default=None, help="axe.min.js (default: tests/browser/"
                     "node_modules/axe-core/axe.min.js of --source)")
+    ap.add_argument("--supercop-data", default=None, help="evidence with SUPERCOP primitives "
+                    "(default: tests/fixtures/supercop of --source), e.g. a real campaign's")
+    ap.add_argument("--supercop-system", default="x86_1", help="its system whose eBASH table, "
+                    "sha256 page and comparison page are opened (default x86_1)")
     args = ap.parse_args()
     t0 = time.monotonic()
     work = os.path.abspath(args.work)
@@ -934,7 +938,8 @@ def main():
         print("%d passed, %d failed" % (res.passed, res.failed))
         return 1
     supercop_site = os.path.join(work, "site-supercop")
-    gen = subprocess.run([args.hashgen, "--data", os.path.join(source, "tests/fixtures/supercop"),
+    supercop_data = args.supercop_data or os.path.join(source, "tests/fixtures/supercop")
+    gen = subprocess.run([args.hashgen, "--data", os.path.abspath(supercop_data),
                           "--templates", os.path.join(source, "templates"), "--out",
                           supercop_site],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
@@ -968,7 +973,9 @@ def main():
     present = []
     # (name, its site, path in that site, kind); the SUPERCOP site's pages named supercop/…
     targets = [(page, site, page, kind) for page, kind in PAGES]
-    targets += [("supercop/" + page, supercop_site, page, kind) for page, kind in SUPERCOP_PAGES]
+    targets += [("supercop/" + page, supercop_site,
+                 page.replace("x86_1/", args.supercop_system + "/"), kind)
+                for page, kind in SUPERCOP_PAGES]
     for page, root, rel, kind in targets:
         path = os.path.join(root, rel)
         if res.check(os.path.isfile(path), "%s (%s page) rendered" % (page, kind),
