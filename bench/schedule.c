@@ -612,6 +612,12 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 		int used = 0;
 		for (i = 0; i < p->nlibs; i++)
 			used |= p->libs[i].inst->algorithm == &cat->algorithms[a];
+		/* a SUPERCOP primitive none of whose implementations may run here (tiger: Crypto++
+		 * only) still gets its entry, which lists them with their reasons (once: shard 1) */
+		if (!used && cat->algorithms[a].ninstances && cat->algorithms[a].instances[0].supercop &&
+			S_selected(r->o->only, cat->algorithms[a].id) &&
+			(!r->o->shard_count || r->o->shard_index == 1))
+			used = 1;
 		if (used && ((rc = hb_run_catalog_entry(r, &cat->algorithms[a])) != 0 ||
 				(rc = hb_run_kat_manifest(r, &cat->algorithms[a])) != 0))
 			return rc;
