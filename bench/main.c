@@ -293,6 +293,9 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		}
 		/* keep going past positional arguments: options may follow them */
 	}
+	if (o->run.compilers && !hb_is_file(o->run.compilers))
+		return S_usage_error("--compilers %s: no such file (one compiler line a line, as the "
+			"tree's okcompilers/c)", o->run.compilers);
 	return 0;
 }
 
