@@ -314,14 +314,26 @@ static int S_run(char **log, char **argv, char **why, const char *what)
 	return HB_ERROR;
 }
 
+/* Run the command a (taken) for u: its output into u's log, the first failure's reason kept. */
+static int S_run_unit(hb_sc_unit *u, hb_strlist *a, const char *what)
+{
+	char *why = NULL;
+	int rc = S_run(&u->log, a->v, &why, what);
+	if (rc != 0 && !u->error)
+		u->error = why;
+	else
+		free(why);
+	hb_strv_free(hb_strlist_take(a));
+	return rc;
+}
+
 /* Compile src (absolute) to obj with the compiler line, SUPERCOP's definitions and includes. */
 static int S_compile(hb_sc_unit *u, const char *src, const char *obj, char *const *incs,
 	int namespaced)
 {
 	hb_strlist a = { 0 };
-	char *why = NULL, *name = strrchr(src, '/') ? strrchr(src, '/') + 1 : (char *)src;
+	const char *name = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 	size_t i;
-	int rc;
 
 	S_argv_compiler(&a, u->compiler);
 	/* the line's -fPIE can make objects a shared library cannot hold (references to the C
@@ -344,13 +356,7 @@ static int S_compile(hb_sc_unit *u, const char *src, const char *obj, char *cons
 	S_argv_add(&a, src);
 	S_argv_add(&a, "-o");
 	S_argv_add(&a, obj);
-	rc = S_run(&u->log, a.v, &why, name);
-	if (rc != 0 && !u->error)
-		u->error = why;
-	else
-		free(why);
-	hb_strv_free(hb_strlist_take(&a));
-	return rc;
+	return S_run_unit(u, &a, name);
 }
 
 /* Link a program or the library: the compiler line, extra words, objects and libraries. */
@@ -360,9 +366,7 @@ static int S_link(hb_sc_unit *u, char *const *pre, char *const *objs1, char *con
 	hb_strlist a = { 0 };
 	char *const *lists[3] = { objs1, objs2, objs3 };
 	static const char *libs[] = { S_LIBS };
-	char *why = NULL;
 	size_t i, k;
-	int rc;
 
 	S_argv_compiler(&a, u->compiler);
 	for (i = 0; pre[i]; i++)
@@ -372,13 +376,7 @@ static int S_link(hb_sc_unit *u, char *const *pre, char *const *objs1, char *con
 			S_argv_add(&a, lists[k][i]);
 	for (i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
 		S_argv_add(&a, libs[i]);
-	rc = S_run(&u->log, a.v, &why, what);
-	if (rc != 0 && !u->error)
-		u->error = why;
-	else
-		free(why);
-	hb_strv_free(hb_strlist_take(&a));
-	return rc;
+	return S_run_unit(u, &a, what);
 }
 
 /* ---- the framework: the try programs' cycle counter, random bytes and cryptoint ---- */

@@ -1,6 +1,7 @@
 /* test_supercop_tree.c — hashbench over ../shared/supercop, a subset of SUPERCOP's own tree, as a
  * user sees it (issue 31): list, kat-check at the tree's first okcompilers/c line, a copy changed
- * by one byte, --compilers, trees refused, and a quick campaign that hashgen renders and checks. */
+ * by one byte, --compilers, and a quick campaign that hashgen renders and checks (a folder that is
+ * not a tree: test_supercop_args.c). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -590,58 +591,6 @@ Test(supercop_tree, compilers_keeps_o2_for_jh256_bitslice_opt32_and_lists_o3_as_
 	free(file);
 	free(tmp);
 	free(tree);
-}
-
-/* ---- what is not a SUPERCOP tree ---- */
-
-static void S_expect_refused(const char *command, const char *dir, const char *why,
-	const char *data)
-{
-	const char *args[] = { command, "--supercop", dir, "--work", S_work_dir(), NULL, NULL, NULL,
-		NULL, NULL };
-	char *out, *err, *want = hb_sprintf("hashbench: --supercop %s: %s\n", dir, why);
-	int status;
-	if (strcmp(command, "run") == 0) {
-		args[5] = "--system";
-		args[6] = "t";
-		args[7] = "--data";
-		args[8] = data;
-	}
-	status = hbt_cli(&out, &err, NULL, args);
-	cr_expect_eq(status, 1, "%s --supercop %s: exit %d", command, dir, status);
-	cr_expect_str_eq(out, "", "%s", command);
-	cr_expect_str_eq(err, want, "%s: one line naming the folder", command);
-	cr_expect(!hb_is_dir(data), "%s: nothing written", command);
-	free(want);
-	free(out);
-	free(err);
-}
-
-Test(supercop_tree, a_missing_folder_or_one_without_crypto_hash_is_refused_in_one_line,
-	.timeout = HBT_TIMEOUT(60))
-{
-	static const char *const commands[] = { "list", "kat-check", "run", NULL };
-	char *tmp = hbt_tmpdir("supercop-not-a-tree"), *tree = hb_path_join(tmp, "tree");
-	char *inside = hb_path_join(tree, "crypto_hashblocks"), *data = hb_path_join(tmp, "data");
-	char *locks = hb_path_join(tmp, "locks");
-	size_t i;
-
-	cr_assert_eq(hb_mkdir_p(inside), 0);
-	/* CPU locks of our own: run takes its lock before it reads --supercop, so a lab's campaign
-	 * timing on this machine would make it wait */
-	cr_assert_eq(hb_mkdir_p(locks), 0);
-	setenv("HASHBENCH_LOCK_DIR", locks, 1);
-	for (i = 0; commands[i]; i++) {
-		S_expect_refused(commands[i], "/nonexistent", "no such folder", data);
-		S_expect_refused(commands[i], tree, "no crypto_hash folder in it (is it a SUPERCOP "
-			"tree?)", data);
-	}
-	unsetenv("HASHBENCH_LOCK_DIR");
-	free(locks);
-	free(data);
-	free(inside);
-	free(tree);
-	free(tmp);
 }
 
 /* ---- a quick campaign ---- */
