@@ -163,6 +163,11 @@ static json_t *S_system_json(const hb_run *r, const char *end)
 	json_object_set_new(campaign, "message_sizes", sizes);
 	json_object_set_new(campaign, "samples_per_record", json_integer(r->prof->samples));
 	json_object_set_new(campaign, "spread_limit_pct", json_real(r->spread_limit));
+	json_object_set_new(campaign, "precision_pct", r->o->precision_pct > 0 ?
+		json_real(r->o->precision_pct) : json_null());
+	json_object_set_new(campaign, "interval", json_pack("{s:s, s:f, s:f, s:f}", "method",
+		HB_INTERVAL_METHOD, "level", HB_INTERVAL_LEVEL, "floor_pct", HB_INTERVAL_FLOOR_PCT,
+		"target_pct", r->target_pct));
 	json_object_set_new(campaign, "disturbed_when", json_pack("{s:f, s:f, s:f, s:f}",
 		"switches_base", HB_SWITCHES_BASE, "switches_per_s", HB_SWITCHES_PER_S, "steal_min_ms",
 		HB_STEAL_MIN_MS, "steal_pct", HB_STEAL_PCT));
@@ -273,6 +278,7 @@ static int S_setup(hb_run *r, const hb_campaign_opts *o)
 	r->counter_read_cycles = S_counter_read_cost(&r->counter);
 	r->empty_call_cycles = -1;
 	r->spread_limit = o->spread_limit_pct > 0 ? o->spread_limit_pct : 5.0;
+	r->target_pct = o->precision_pct > 0 ? o->precision_pct : HB_TARGET_PCT;
 	cc = hb_profiles_cc(o->profiles); /* NULL: the environment says "not available" */
 	if (hb_env_read(&r->env, o->env_root ? o->env_root : "/", r->cpu, cc, 1) != 0) {
 		free(cc);
@@ -534,6 +540,7 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 	out->unstable = r.sum.unstable;
 	out->remeasured = r.sum.remeasured;
 	out->disturbed = r.sum.disturbed;
+	out->wide = r.sum.wide;
 out:
 	json_decref(sys);
 	free(sys_path);

@@ -49,11 +49,19 @@ typedef struct {
 	double sentinel_limit_pct; /* a pass whose sentinel is further off is measured again; 0: calibrated */
 	int no_wait;              /* stop instead of waiting when a timing CPU is another campaign's */
 	unsigned passes;          /* passes over every library; 0: the profile's */
+	double precision_pct;     /* --precision: passes more until each interval is this narrow;
+	                           * 0: not asked (an interval wider than HB_TARGET_PCT is wide) */
 } hb_campaign_opts;
 
 typedef struct {
 	size_t measured, kept, failed_records, kat_failed, build_failed, unstable;
-	size_t remeasured, disturbed; /* records measured again; still disturbed after that */
+	size_t remeasured, disturbed; /* records with a pass left out; unconfirmed headlines */
+	size_t wide;              /* headlines whose interval is wider than the target */
+	size_t passes_left_out;   /* passes the machine disturbed (kept as evidence only) */
+	size_t passes_more;       /* passes beyond the profile's: unconfirmed or wide figures */
+	double more_s;            /* the time those took */
+	double median_half_pct;   /* the median interval half-width, %; < 0 without headlines */
+	double target_pct;        /* an interval wider than this is wide */
 } hb_campaign_summary;
 
 /* Run a whole campaign; 0 when it ran to its end (failures of libraries are counted in out,
@@ -75,6 +83,10 @@ int hb_campaign_system_json(char **out, const hb_campaign_opts *o);
 #define HB_STEAL_PCT 25.0         /* and more than this share of its time, is disturbed */
 #define HB_HEADLINE_ESTIMATOR "min-of-pass-minima"
 #define HB_CONFIRM_PCT 2.0        /* a headline is confirmed by a second pass this close */
+#define HB_INTERVAL_METHOD "bootstrap-min-of-passes"
+#define HB_INTERVAL_LEVEL 0.95
+#define HB_INTERVAL_FLOOR_PCT 0.2  /* no interval is narrower than ± this (calibrated: A/A) */
+#define HB_TARGET_PCT 2.0          /* an interval wider than ± this is wide, without --precision */
 
 /* A campaign's measuring: passes over every library, each timing every size in blocks. */
 typedef struct {
@@ -113,6 +125,8 @@ typedef struct {
 	hb_run_plan *plan;         /* the libraries this run takes */
 	hb_sentinel *sentinel;     /* the watch on the machine's speed */
 	json_t *sentinel_batch;    /* readings of the record being measured, for the parent */
+	json_t *half_widths;       /* the interval half-widths of the records written, % */
+	double target_pct;         /* an interval wider than this is wide (--precision) */
 	int lock_fds[HB_MAX_CPUS]; /* the timing CPUs' locks, -1 when not held */
 } hb_run;
 
@@ -157,9 +171,25 @@ hb_driver_setup hb_run_driver(const hb_run *r);
 json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b,
 	const unsigned long long *sizes, const unsigned long long *calls, size_t n, int pass);
 /* The headline of one size's entries (NULL without figures): the fastest block of all its
- * passes; disturbed unless a second pass came within HB_CONFIRM_PCT of it and one of those
- * passes was calm. */
-int hb_pass_headline(json_t **out, int *disturbed, json_t *entries, unsigned long long bytes);
+ * passes, with its interval (interval.c) for the precision target_pct; *state the interval's
+ * ("narrow", "wide" or "unconfirmed"; static). */
+int hb_pass_headline(json_t **out, const char **state, json_t *entries, unsigned long long bytes,
+	double target_pct);
+
+/* interval.c */
+typedef struct {
+	double best, low, high;     /* the headline and its bounds, cycles per call */
+	double half_pct;            /* the half-width in % of the headline */
+	size_t passes, order;       /* pass minima used; the j-th fastest bounds it */
+	double target_pct;
+	const char *state;          /* "narrow", "wide" or "unconfirmed" (static) */
+} hb_interval;
+/* The order j for k passes: the smallest with 1 - (1 - j/k)^k >= HB_INTERVAL_LEVEL. */
+size_t hb_interval_order(size_t k);
+/* The interval of one size's pass entries (passes.c: min_cycles_per_call, calm, sentinel); -1
+ * when no pass has a figure. */
+int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct);
+json_t *hb_interval_json(const hb_interval *iv, unsigned long long bytes);
 
 /* sentinel.c: the sentinel's readings and the campaign's median per timing CPU. */
 /* limit_pct > 0 fixes the limit (--sentinel-limit); 0 sets it from the calibration. */

@@ -49,7 +49,7 @@ static const char S_usage[] =
 	"  run [--system NAME] [--profile guide|quick|ebash] [--only ID,...] [--data DIR] [--cpu N[,M…]]\n"
 	"      [--jobs N] [--overlap] [--shard K/N] [--fresh] [--time-failed] [--sets …]\n"
 	"      [--sizes N,...] [--time-limit S] [--spread-limit PCT] [--sentinel-limit PCT]\n"
-	"      [--passes N] [--no-wait]\n"
+	"      [--passes N] [--precision PCT] [--no-wait]\n"
 	"                                the campaign: KAT, timing and memory of every library,\n"
 	"                                evidence under DIR/NAME (default data/; NAME by default\n"
 	"                                <arch>-<host>), resumable;\n"
@@ -58,7 +58,9 @@ static const char S_usage[] =
 	"                                (default 10), serial on each --cpu; a pass whose sentinel\n"
 	"                                is slower than the machine's usual best by more than PCT\n"
 	"                                (default: calibrated, at least 3) is not calm; waits while\n"
-	"                                another campaign times on one of its CPUs (--no-wait: stop)\n"
+	"                                another campaign times on one of its CPUs (--no-wait: stop);\n"
+	"                                --precision PCT: passes more (at most N) for the figures\n"
+	"                                whose 95 % interval is wider than +/- PCT\n"
 	"  merge --data OUT [--allow-missing] DIR...\n"
 	"                                join the data/<system> folders of a campaign's shards\n"
 	"                                into OUT/<system>; refuses shards that differ\n"
@@ -162,6 +164,7 @@ static const struct option S_longopts[] = {
 	{ "time-limit", required_argument, NULL, 'L' },
 	{ "spread-limit", required_argument, NULL, 'R' },
 	{ "sentinel-limit", required_argument, NULL, 'X' },
+	{ "precision", required_argument, NULL, 'q' },
 	{ "no-wait", no_argument, NULL, 'W' },
 	{ "passes", required_argument, NULL, 'Q' },
 	{ "no-sandbox", no_argument, NULL, 'N' },
@@ -252,6 +255,14 @@ static int S_parse(S_opts *o, int argc, char **argv)
 				return S_usage_error("--sentinel-limit %s: expected a percentage above 0",
 					optarg);
 			break;
+		case 'q':
+			errno = 0;
+			o->run.precision_pct = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(o->run.precision_pct > 0) ||
+				o->run.precision_pct > 100)
+				return S_usage_error("--precision %s: expected a percentage above 0, e.g. 1",
+					optarg);
+			break;
 		case 'W': o->run.no_wait = 1; break;
 		case 'Q':
 			errno = 0;
@@ -307,7 +318,7 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 	int i, nrest = 0, nopt = 1, rc, dashdash = 0;
 	static const char *with_value[] = { "--submissions", "--supercop", "--compilers", "--work", "--profiles", "--out",
 		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
-		"--sizes", "--time-limit", "--spread-limit", "--sentinel-limit", "--sandbox-user",
+		"--sizes", "--time-limit", "--spread-limit", "--sentinel-limit", "--precision", "--sandbox-user",
 		"--memory-limit", "--jobs", "--passes",
 		"--shard", "--catalog", "--method", NULL };
 
@@ -528,7 +539,7 @@ static int S_cmd_env(S_opts *o)
 static int S_cmd_run(S_opts *o)
 {
 	hb_campaign_summary sum;
-	char *machine;
+	char *machine, more[160] = "";
 	int rc;
 
 	if (o->nargs > 0)
@@ -543,15 +554,21 @@ static int S_cmd_run(S_opts *o)
 		free(machine);
 		return S_fail();
 	}
+	if (sum.passes_more)
+		snprintf(more, sizeof(more), "; %zu %s more for %s (%.1f s)", sum.passes_more,
+			hb_plural(sum.passes_more, "pass", "passes"), o->run.precision_pct > 0 ?
+			"the precision asked" : "unconfirmed figures", sum.more_s);
 	fprintf(stderr, "hashbench: campaign %s finished: %zu %s measured, %zu kept from an "
 		"earlier run, %zu failed; %zu %s failed %s KAT check, %zu did not build; "
-		"%zu %s with a spread above the limit; %zu %s measured again, %zu still "
-		"disturbed\n",
+		"intervals: median ± %.2f %%, %zu wider than ± %.1f %%, %zu unconfirmed; "
+		"%zu %s with single calls spread above the limit; %zu %s left out (machine "
+		"busy)%s\n",
 		o->run.system, sum.measured, hb_plural(sum.measured, "record", "records"), sum.kept,
 		sum.failed_records, sum.kat_failed, hb_plural(sum.kat_failed, "library", "libraries"),
-		hb_plural(sum.kat_failed, "its", "their"), sum.build_failed, sum.unstable,
-		hb_plural(sum.unstable, "figure", "figures"), sum.remeasured,
-		hb_plural(sum.remeasured, "record", "records"), sum.disturbed);
+		hb_plural(sum.kat_failed, "its", "their"), sum.build_failed,
+		sum.median_half_pct > 0 ? sum.median_half_pct : 0, sum.wide, sum.target_pct,
+		sum.disturbed, sum.unstable, hb_plural(sum.unstable, "figure", "figures"),
+		sum.passes_left_out, hb_plural(sum.passes_left_out, "pass", "passes"), more);
 	free(machine);
 	return sum.failed_records || sum.kat_failed || sum.build_failed ? 1 : 0;
 }

@@ -265,6 +265,7 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 		*passes = json_array();
 	const char *status = "ok", *detail = NULL;
 	unsigned limit = r->o->time_limit_s ? r->o->time_limit_s : r->prof->time_limit_s;
+	const char *state = "narrow";
 	int disturbed = 0;
 	size_t i;
 
@@ -278,7 +279,7 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 	} else if (json_array_size(entries) == 0) {
 		status = "error";
 		detail = "no pass measured this size";
-	} else if (hb_pass_headline(&headline, &disturbed, entries, bytes) != 0) {
+	} else if (hb_pass_headline(&headline, &state, entries, bytes, r->target_pct) != 0) {
 		status = "error";
 		detail = hb_error_last();
 	} else {
@@ -349,6 +350,10 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 			hb_note(r->o->progress, r->tty, "%s (%s) hash_%llu: spread %.1f %% of the median, "
 				"above %.1f %%", inst->name, inst->impl, bytes, spread, r->spread_limit);
 		}
+		disturbed = strcmp(state, "unconfirmed") == 0;
+		r->sum.wide += strcmp(state, "wide") == 0;
+		json_array_append(r->half_widths, json_object_get(json_object_get(headline,
+			"interval"), "half_width_pct"));
 		json_object_set_new(rec, "headline", headline);
 		json_object_set(rec, "passes", passes);
 		if (json_object_get(last, "sentinel"))

@@ -32,8 +32,9 @@ struct hb_run_plan {
 typedef struct {
 	hb_run *r;
 	hb_campaign_summary *out;
-	size_t npasses;               /* passes of every library, then at most MAX_RETRIES more */
+	size_t npasses;               /* passes of every library, then the passes more */
 	double build_s, kat_s, timing_s;
+	json_t *half_widths;          /* every record's interval half-width, % */
 	uint64_t t_prepared;
 } S_ctx;
 
@@ -323,10 +324,11 @@ static int S_records(hb_run *r, const S_lib *lib, int slot, hb_buf *out)
 {
 	json_t *statuses = json_array();
 	size_t i, unstable = r->sum.unstable, remeasured = r->sum.remeasured,
-		disturbed = r->sum.disturbed;
+		disturbed = r->sum.disturbed, wide = r->sum.wide;
 	uint64_t t0 = hb_now_ns();
 
 	r->cpu = r->cpus[slot];
+	r->half_widths = json_array();
 	for (i = 0; i < r->nsizes; i++) {
 		char key[32];
 		const char *status;
@@ -338,10 +340,11 @@ static int S_records(hb_run *r, const S_lib *lib, int slot, hb_buf *out)
 				&lib->sizes, json_object_get(lib->entries, key));
 		json_array_append_new(statuses, json_string(status));
 	}
-	return S_blob(out, json_pack("{s:o, s:I, s:I, s:I, s:f}", "statuses", statuses, "unstable",
-		(json_int_t)(r->sum.unstable - unstable), "remeasured",
+	return S_blob(out, json_pack("{s:o, s:I, s:I, s:I, s:I, s:o, s:f}", "statuses", statuses,
+		"unstable", (json_int_t)(r->sum.unstable - unstable), "remeasured",
 		(json_int_t)(r->sum.remeasured - remeasured), "disturbed",
-		(json_int_t)(r->sum.disturbed - disturbed), "timing_s", S_seconds_since(t0)));
+		(json_int_t)(r->sum.disturbed - disturbed), "wide", (json_int_t)(r->sum.wide - wide),
+		"half_widths", r->half_widths, "timing_s", S_seconds_since(t0)));
 }
 
 static int S_run_task(void *ctx, size_t t, int slot, hb_buf *result)
@@ -360,24 +363,28 @@ static int S_run_task(void *ctx, size_t t, int slot, hb_buf *result)
 	return S_records(c->r, &c->r->plan->libs[lib], slot, result);
 }
 
-/* Has a size of lib, still measured, a headline no second calm pass has confirmed? */
-static int S_unconfirmed(const S_lib *lib)
+/* Does a size of lib, still measured, want a pass more before pass `pass` (0-based)? Its
+ * headline unconfirmed (within MAX_RETRIES passes more), or, with --precision, its interval
+ * wider than asked (within as many passes more as the profile has). */
+static int S_wants_more(const hb_run *r, const S_lib *lib, int pass)
 {
 	const char *key;
 	json_t *list, *e;
 	json_object_foreach(lib->entries, key, list) {
 		json_t *head = NULL;
-		int disturbed = 0, failed = 0;
+		const char *state = "narrow";
+		int failed = 0;
 		size_t i;
 		json_array_foreach(list, i, e)
 			failed |= strcmp(json_string_value(json_object_get(e, "status")), "ok") != 0;
 		if (failed)
 			continue;
-		if (hb_pass_headline(&head, &disturbed, list, 1) == 0 && disturbed) {
-			json_decref(head);
-			return 1;
-		}
+		if (hb_pass_headline(&head, &state, list, 1, r->target_pct) != 0)
+			continue;
 		json_decref(head);
+		if ((strcmp(state, "unconfirmed") == 0 && pass < r->prof->passes + MAX_RETRIES) ||
+			(strcmp(state, "wide") == 0 && r->o->precision_pct > 0))
+			return 1;
 	}
 	return 0;
 }
@@ -398,8 +405,8 @@ static int S_skip_task(void *ctx, size_t t)
 		return 1;
 	if (kind == S_RECORDS)
 		return 0;
-	/* a pass more only for a library with a figure no second calm pass has confirmed */
-	if (pass >= r->prof->passes && !S_unconfirmed(lib))
+	/* a pass more only for a library with a figure unconfirmed, or wider than --precision */
+	if (pass >= r->prof->passes && !S_wants_more(r, lib, pass))
 		return 1;
 	return S_pass_sizes(r, lib, sizes, calls, &have_calls) == 0;
 }
@@ -500,12 +507,20 @@ static void S_passed(S_ctx *c, S_lib *lib, int pass, json_t *j)
 		else if (!json_is_true(json_object_get(e, "calm")))
 			calm = 0;
 	}
-	if (!calm)
+	if (!calm) {
 		lib->disturbed_passes++;
+		c->out->passes_left_out++;
+	}
 	if (pass < r->prof->passes)
 		r->done++;
+	else {
+		c->out->passes_more++;
+		c->out->more_s += json_real_value(json_object_get(j, "timing_s"));
+	}
 	snprintf(what, sizeof(what), "%s (%s) pass %d%s", lib->inst->name, lib->inst->impl, pass + 1,
-		pass < r->prof->passes ? "" : " (more: a figure not yet confirmed)");
+		pass < r->prof->passes ? "" : r->o->precision_pct > 0 ?
+		" (more: a figure unconfirmed or wider than --precision)" :
+		" (more: a figure not yet confirmed)");
 	S_progress(r, what, failed ? "failed" : calm ? "calm" : "disturbed");
 }
 
@@ -519,6 +534,8 @@ static void S_recorded(S_ctx *c, const S_lib *lib, json_t *j)
 	r->sum.unstable += (size_t)json_integer_value(json_object_get(j, "unstable"));
 	r->sum.remeasured += (size_t)json_integer_value(json_object_get(j, "remeasured"));
 	r->sum.disturbed += (size_t)json_integer_value(json_object_get(j, "disturbed"));
+	r->sum.wide += (size_t)json_integer_value(json_object_get(j, "wide"));
+	json_array_extend(c->half_widths, json_object_get(j, "half_widths"));
 	for (i = 0; i < r->nsizes; i++) {
 		const char *status = json_string_value(json_array_get(statuses, i));
 		char what[256];
@@ -592,6 +609,20 @@ static void S_watch_start(hb_run *r)
 		r->o->sentinel_limit_pct > 0 ? "--sentinel-limit" : "calibrated");
 }
 
+/* The median of a list of numbers; -1 when it is empty. */
+static double S_median_of(json_t *list)
+{
+	size_t i, n = json_array_size(list);
+	double *v = n ? malloc(n * sizeof(*v)) : NULL, m = -1;
+	if (!n || !v)
+		return -1;
+	for (i = 0; i < n; i++)
+		v[i] = json_number_value(json_array_get(list, i));
+	m = hb_median(v, n);
+	free(v);
+	return m;
+}
+
 int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 {
 	hb_run_plan *p = r->plan;
@@ -606,7 +637,11 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 	memset(&c, 0, sizeof(c));
 	c.r = r;
 	c.out = out;
-	c.npasses = (size_t)r->prof->passes + MAX_RETRIES;
+	/* passes more: MAX_RETRIES for unconfirmed figures; with --precision, as many as the
+	 * profile's passes again for wide ones */
+	c.npasses = (size_t)r->prof->passes + (r->o->precision_pct > 0 &&
+		r->prof->passes > MAX_RETRIES ? (size_t)r->prof->passes : MAX_RETRIES);
+	c.half_widths = json_array();
 	ntasks = n * (1 + c.npasses + 1);
 	for (a = 0; a < cat->nalgorithms && rc == 0; a++) {
 		int used = 0;
@@ -638,6 +673,9 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 	slots[1] = (unsigned)r->ncpus;
 	rc = hb_pool_run(tasks, ntasks, slots, 2, &fns, &c);
 	free(tasks);
+	out->median_half_pct = S_median_of(c.half_widths);
+	out->target_pct = r->target_pct;
+	json_decref(c.half_widths);
 	hb_sentinel_warn(r->sentinel, r);
 	if (!c.t_prepared)
 		c.t_prepared = hb_now_ns();

@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "hbcampaign.h"
 #include "hbtiming.h"
 #include "support.h"
 
@@ -88,13 +89,19 @@ static double S_mean_cycles(json_t *rec)
 }
 
 /* The headline is the fastest of the passes' fastest blocks, so never above the mean nor below
- * the fastest block; the record is disturbed exactly when no second pass came within 2 % of it,
- * or none of those passes was calm. */
+ * the fastest block; its interval spans it ± the distance to the order-th fastest pass (never
+ * less than the floor), holds a calm pass unless unconfirmed, and the record is disturbed
+ * exactly when it is unconfirmed. */
 static void S_expect_headline(json_t *rec, double bytes)
 {
 	json_t *h = json_object_get(rec, "headline"), *passes = json_object_get(rec, "passes"), *p;
+	json_t *iv = json_object_get(h, "interval");
 	double best = -1, fastest = -1, head = json_number_value(json_object_get(h, "cycles_per_call"));
-	size_t i, near = 0, calm_near = 0;
+	double high = json_number_value(json_object_get(iv, "high_cycles_per_call"));
+	double low = json_number_value(json_object_get(iv, "low_cycles_per_call"));
+	double half = json_number_value(json_object_get(iv, "half_width_pct"));
+	const char *state = json_string_value(json_object_get(iv, "state"));
+	size_t i, below_high = 0, calm_inside = 0, order;
 	json_t *t;
 
 	cr_assert(json_is_object(h), "a record has a headline");
@@ -105,14 +112,28 @@ static void S_expect_headline(json_t *rec, double bytes)
 			best = m;
 	}
 	cr_expect_float_eq(head, best, 1e-9 * head, "the fastest pass");
+	cr_assert(json_is_object(iv), "a headline has its interval");
+	cr_assert_not_null(state);
+	order = (size_t)json_integer_value(json_object_get(iv, "order"));
+	cr_expect_eq(order, hb_interval_order(json_array_size(passes)));
+	cr_expect(half >= HB_INTERVAL_FLOOR_PCT - 1e-12, "half-width %f below the floor", half);
+	cr_expect_float_eq(low, head * (1 - half / 100), 1e-9 * head);
+	cr_expect_float_eq(high, head * (1 + half / 100), 1e-9 * head);
+	cr_expect_float_eq(json_number_value(json_object_get(iv, "high_cycles_per_byte")),
+		high / bytes, 1e-9 * high);
 	json_array_foreach(passes, i, p)
-		if (json_number_value(json_object_get(p, "min_cycles_per_call")) <= best * 1.02) {
-			near++;
-			calm_near += json_is_true(json_object_get(p, "calm"));
+		if (json_number_value(json_object_get(p, "min_cycles_per_call")) <= high * (1 + 1e-12)) {
+			below_high++;
+			calm_inside += json_is_true(json_object_get(p, "calm"));
 		}
-	cr_expect_eq(json_is_true(json_object_get(rec, "disturbed")), near < 2 || calm_near == 0,
-		"disturbed exactly when not confirmed (%zu passes within 2 %%, %zu calm)", near,
-		calm_near);
+	cr_expect(below_high >= order || strcmp(state, "unconfirmed") == 0,
+		"%zu passes inside an interval bounded by the pass of order %zu", below_high, order);
+	cr_expect_eq(strcmp(state, "unconfirmed") == 0, calm_inside == 0 ||
+		json_array_size(passes) < 2, "%s with %zu calm passes inside", state, calm_inside);
+	cr_expect_eq(json_is_true(json_object_get(rec, "disturbed")),
+		strcmp(state, "unconfirmed") == 0, "disturbed exactly when unconfirmed (%s)", state);
+	if (strcmp(state, "unconfirmed") != 0)
+		cr_expect_eq(strcmp(state, "wide") == 0, half > 2.0, "%s at ± %f %%", state, half);
 	json_array_foreach(json_object_get(rec, "trials"), i, t) {
 		double c = (double)json_integer_value(json_object_get(t, "cycles")) /
 			(double)json_integer_value(json_object_get(t, "iterations"));

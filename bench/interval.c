@@ -1,0 +1,98 @@
+/* interval.c — the headline's 95 % interval from its pass minima: the headline ± the distance to
+ * the j-th fastest pass (the union of the percentile and basic bootstrap intervals of the
+ * minimum over passes), never narrower than a floor nor than how slow the machine was in the
+ * calmest pass near the best; and its state: narrow, wide (above the precision asked for) or
+ * unconfirmed (no calm pass within it). */
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "hbcampaign.h"
+
+typedef struct {
+	double m, dev; /* a pass's fastest block (cycles per call); its sentinel's deviation, % */
+	int calm;
+} S_pass;
+
+static int S_cmp(const void *a, const void *b)
+{
+	double x = ((const S_pass *)a)->m, y = ((const S_pass *)b)->m;
+	return x < y ? -1 : x > y;
+}
+
+size_t hb_interval_order(size_t k)
+{
+	/* a bootstrap resample of k pass minima has its minimum at or below the j-th fastest with
+	 * probability 1 - (1 - j/k)^k; the smallest j that reaches the level */
+	size_t j;
+	for (j = 1; j < k; j++) {
+		double miss = 1, q = 1 - (double)j / (double)k;
+		size_t i;
+		for (i = 0; i < k; i++)
+			miss *= q;
+		if (1 - miss >= HB_INTERVAL_LEVEL)
+			break;
+	}
+	return j;
+}
+
+int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct)
+{
+	S_pass *p = malloc((json_array_size(entries) + 1) * sizeof(*p));
+	size_t i, k = 0;
+	json_t *e;
+	double h, w, dev = -1;
+
+	if (!p)
+		abort();
+	json_array_foreach(entries, i, e) {
+		double m = json_number_value(json_object_get(e, "min_cycles_per_call"));
+		json_t *d = json_object_get(json_object_get(e, "sentinel"), "deviation_pct");
+		if (!(m > 0))
+			continue;
+		p[k].m = m;
+		p[k].dev = json_is_number(d) && json_number_value(d) > 0 ? json_number_value(d) : 0;
+		p[k++].calm = json_is_true(json_object_get(e, "calm"));
+	}
+	if (k == 0) {
+		free(p);
+		return -1;
+	}
+	qsort(p, k, sizeof(*p), S_cmp);
+	h = iv->best = p[0].m;
+	iv->passes = k;
+	iv->order = hb_interval_order(k);
+	w = (p[iv->order - 1].m - h) / h * 100;
+	if (w < HB_INTERVAL_FLOOR_PCT)
+		w = HB_INTERVAL_FLOOR_PCT;
+	/* the machine's state: the calmest of the passes within reach of the best */
+	for (i = 0; i < k && p[i].m <= h * (1 + w / 100); i++)
+		if (dev < 0 || p[i].dev < dev)
+			dev = p[i].dev;
+	if (dev > w)
+		w = dev;
+	iv->half_pct = w;
+	iv->low = h * (1 - w / 100);
+	iv->high = h * (1 + w / 100);
+	iv->target_pct = target_pct;
+	iv->state = "narrow";
+	for (i = 0; i < k && p[i].m <= iv->high && !p[i].calm; i++)
+		;
+	if (k < 2 || i == k || p[i].m > iv->high)
+		iv->state = "unconfirmed";
+	else if (w > target_pct)
+		iv->state = "wide";
+	free(p);
+	return 0;
+}
+
+json_t *hb_interval_json(const hb_interval *iv, unsigned long long bytes)
+{
+	double b = (double)bytes;
+	return json_pack("{s:s, s:f, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s}", "method",
+		HB_INTERVAL_METHOD, "level", HB_INTERVAL_LEVEL, "passes", (json_int_t)iv->passes,
+		"order", (json_int_t)iv->order, "floor_pct", HB_INTERVAL_FLOOR_PCT, "half_width_pct",
+		iv->half_pct, "low_cycles_per_call", iv->low, "high_cycles_per_call", iv->high,
+		"low_cycles_per_byte", iv->low / b, "high_cycles_per_byte", iv->high / b,
+		"target_pct", iv->target_pct, "state", iv->state);
+}

@@ -1,0 +1,93 @@
+/* test_interval.c — the headline's interval from crafted pass minima: the order of the pass that
+ * bounds it, the floor, the machine's state in the calmest pass near the best, and its state
+ * (narrow, wide against the precision asked for, unconfirmed without a calm pass inside). */
+#include <math.h>
+
+#include <jansson.h>
+
+#include "hbcampaign.h"
+#include "support.h"
+
+/* Pass entries from minima (cycles per call), calm flags ('c' or 'd') and sentinel deviations. */
+static json_t *S_entries(const double *m, const char *calm, const double *dev, size_t k)
+{
+	json_t *list = json_array();
+	size_t i;
+	for (i = 0; i < k; i++)
+		json_array_append_new(list, json_pack("{s:f, s:b, s:{s:f}}", "min_cycles_per_call", m[i],
+			"calm", calm[i] == 'c', "sentinel", "deviation_pct", dev ? dev[i] : 0.0));
+	return list;
+}
+
+Test(interval, the_order_reaches_95_percent_and_no_lower_one_does)
+{
+	size_t k;
+	cr_expect_eq(hb_interval_order(10), 3, "10 passes: the third fastest");
+	cr_expect_eq(hb_interval_order(12), 3);
+	cr_expect_eq(hb_interval_order(2), 2);
+	cr_expect_eq(hb_interval_order(20), 3);
+	for (k = 2; k <= 40; k++) {
+		size_t j = hb_interval_order(k);
+		cr_expect(1 - pow(1 - (double)j / (double)k, (double)k) >= 0.95, "k %zu j %zu", k, j);
+		cr_expect(j == 1 || 1 - pow(1 - (double)(j - 1) / (double)k, (double)k) < 0.95,
+			"k %zu: order %zu is not the smallest", k, j);
+	}
+}
+
+Test(interval, ten_passes_span_the_headline_to_the_third_fastest)
+{
+	static const double m[] = { 1030, 1000, 1100, 1010, 1200, 1005, 1300, 1020, 1040, 1500 };
+	json_t *e = S_entries(m, "cccccccccc", NULL, 10);
+	hb_interval iv;
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0), 0);
+	cr_expect_float_eq(iv.best, 1000, 1e-9);
+	cr_expect_eq(iv.order, 3);
+	cr_expect_float_eq(iv.half_pct, 1.0, 1e-9, "1010 is 1 %% above 1000: %f", iv.half_pct);
+	cr_expect_float_eq(iv.low, 990, 1e-9);
+	cr_expect_float_eq(iv.high, 1010, 1e-9);
+	cr_expect_str_eq(iv.state, "narrow");
+	cr_assert_eq(hb_interval_of(&iv, e, 0.5), 0);
+	cr_expect_str_eq(iv.state, "wide", "± 1 %% against a precision of 0.5 %%");
+	json_decref(e);
+}
+
+Test(interval, never_narrower_than_the_floor)
+{
+	static const double m[] = { 1000, 1000, 1000, 1000 };
+	json_t *e = S_entries(m, "cccc", NULL, 4);
+	hb_interval iv;
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0), 0);
+	cr_expect_float_eq(iv.half_pct, HB_INTERVAL_FLOOR_PCT, 1e-12);
+	cr_expect_float_eq(iv.high, 1000 * (1 + HB_INTERVAL_FLOOR_PCT / 100), 1e-9);
+	json_decref(e);
+}
+
+Test(interval, a_slow_machine_at_every_pass_near_the_best_widens_it)
+{
+	/* all four passes within the floor of the best; the calmest of them 1.5 % slow, the
+	 * sentinel of a far pass (30 %) does not count */
+	static const double m[] = { 1000, 1001, 1001, 1002, 1400 };
+	static const double dev[] = { 2.5, 1.5, 4.0, 2.0, 0.0 };
+	json_t *e = S_entries(m, "ccccc", dev, 5);
+	hb_interval iv;
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0), 0);
+	cr_expect_float_eq(iv.half_pct, 1.5, 1e-9, "%f", iv.half_pct);
+	json_decref(e);
+}
+
+Test(interval, without_a_calm_pass_inside_it_is_unconfirmed)
+{
+	static const double m[] = { 1000, 1001, 1002, 1100, 1150 };
+	json_t *e = S_entries(m, "dddcc", NULL, 5), *one;
+	hb_interval iv;
+	cr_assert_eq(hb_interval_of(&iv, e, 50.0), 0);
+	cr_expect_str_eq(iv.state, "unconfirmed", "the calm passes lie 10 %% above: %s", iv.state);
+	json_decref(e);
+	one = S_entries(m, "c", NULL, 1);
+	cr_assert_eq(hb_interval_of(&iv, one, 2.0), 0);
+	cr_expect_str_eq(iv.state, "unconfirmed", "one pass confirms nothing");
+	json_decref(one);
+	one = json_array();
+	cr_expect_eq(hb_interval_of(&iv, one, 2.0), -1, "no pass: no interval");
+	json_decref(one);
+}
