@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
-# aa.sh — do hashbench's figures repeat, and does its "disturbed" flag mean something?
+# aa.sh — do hashbench's figures repeat, and do their intervals and marks mean something?
 #
 # The A/A comparison: PAIRS pairs (default 3) of identical quick campaigns back to back (--only
 # ONLY, default sm3,sha2, --fresh, each in its own data folder). For each pair, over every figure
 # of at least 1024 bytes measured in both: the median and the largest relative difference of the
 # headline figure (headline.cycles_per_byte; the guide's mean for a record without one),
-# |a - b| / min(a, b); how many figures flagged in neither run (not disturbed) lie more than 5 %
-# apart; the records each run marked disturbed and measured again; each campaign's wall time.
-# The guide's mean cycles/byte is compared the same way, for contrast.
+# |a - b| / min(a, b); how often the two 95 % intervals (headline.interval) overlap, their median
+# half-width, and the figures more than 5 % apart whose intervals overlap though both are
+# narrower than 2 % (the interval's calibration); the figures marked in neither run (wide or
+# unconfirmed) that lie more than 5 % apart; each run's wide and unconfirmed records and wall
+# time. The guide's mean cycles/byte is compared the same way, for contrast.
 #
 # Then the hog case (HOG=0 leaves it out): a calm quick campaign of sm3, then the same with a
-# busy loop pinned to the timing CPU for HOG_SECONDS (default 10) from the end of the first pass;
-# every headline more than 5 % from the calm campaign's must be flagged, and the script says
-# which are not.
+# busy loop pinned to the timing CPU for HOG_SECONDS (default 10) from HOG_AT (1) seconds into
+# it; every headline more than 5 % from the calm campaign's must have an interval that holds the
+# calm figure or be marked, and the script says which do not.
 #
 # Takes about PAIRS x 25 s plus 20 s. Environment: HASHBENCH, KEEP=1, PAIRS, ONLY, PROFILE
 # (default quick), CPU (the timing CPU, default the campaign's own choice), HOG, HOG_SECONDS,
-# ARGS (extra options of every campaign).
+# HOG_AT, ARGS (extra options of every campaign).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -25,6 +27,7 @@ ONLY=${ONLY:-sm3,sha2}
 PROFILE=${PROFILE:-quick}
 HOG=${HOG:-1}
 HOG_SECONDS=${HOG_SECONDS:-10}
+HOG_AT=${HOG_AT:-1}
 cpu_args=()
 [ -n "${CPU:-}" ] && cpu_args=(--cpu "$CPU")
 
@@ -53,11 +56,8 @@ if [ "$HOG" = 1 ]; then
 	echo "hog: a calm campaign of sm3, then one with a busy loop on the timing CPU for $HOG_SECONDS s"
 	ONLY=sm3 run calm "$TMP/calm"
 	(
-		# the hog starts once the first pass is done, on the CPU the campaign times on
-		for _ in $(seq 1 600); do
-			grep -q 'pass 1: ' "$TMP/hog.log" 2>/dev/null && break
-			sleep 0.05
-		done
+		# the hog starts HOG_AT seconds into the campaign, on the CPU the campaign times on
+		sleep "$HOG_AT"
 		c=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["campaign"]["timing_cpus"][0])' \
 			"$TMP/calm/calm/system.json")
 		date +%s >"$TMP/hog.start"
@@ -77,7 +77,8 @@ tmp, pairs, hog = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
 MIN_BYTES, FAR = 1024, 5.0
 
 def load(system):
-    """(instance, implementation, bytes) -> (headline, mean, disturbed, remeasured) per record."""
+    """(instance, implementation, bytes) -> (headline, mean, disturbed, remeasured, low, high,
+    half-width %, interval state) per record."""
     out = {}
     for path in glob.glob(os.path.join(tmp, system, system, "records", "*", "*.json")):
         r = json.load(open(path))
@@ -86,8 +87,11 @@ def load(system):
         n, t = r["message_bytes"], r["trials"]
         mean = sum(x["cycles"] for x in t) / sum(x["iterations"] for x in t) / n
         head = (r.get("headline") or {}).get("cycles_per_byte", mean)
-        out[(r["instance"], r["implementation"], n)] = (head, mean, bool(r.get("disturbed")),
-                                                        bool(r.get("retries")))
+        iv = (r.get("headline") or {}).get("interval") or {}
+        out[(r["instance"], r["implementation"], n)] = (
+            head, mean, bool(r.get("disturbed")), bool(r.get("retries")),
+            iv.get("low_cycles_per_byte", head), iv.get("high_cycles_per_byte", head),
+            iv.get("half_width_pct", 0.0), iv.get("state"))
     return out
 
 def seconds(system):
@@ -95,6 +99,12 @@ def seconds(system):
 
 def diff(x, y):
     return abs(x - y) / min(x, y) * 100
+
+def overlap(x, y):
+    return x[4] <= y[5] and y[4] <= x[5]
+
+def marked(x):
+    return x[7] is not None and x[7] != "narrow" or x[7] is None and x[2]
 
 rows = []
 for p in range(1, pairs + 1):
@@ -104,32 +114,50 @@ for p in range(1, pairs + 1):
         sys.exit(f"aa.sh: pair {p}: no figure of at least {MIN_BYTES} B in both campaigns")
     dh = {k: diff(a[k][0], b[k][0]) for k in common}
     dm = {k: diff(a[k][1], b[k][1]) for k in common}
-    unflagged = [k for k in common if not a[k][2] and not b[k][2] and dh[k] > FAR]
+    unflagged = [k for k in common if not marked(a[k]) and not marked(b[k]) and dh[k] > FAR]
+    apart = [k for k in common if not overlap(a[k], b[k])]
+    narrow_far = [k for k in common if dh[k] > FAR and overlap(a[k], b[k])
+                  and a[k][6] < 2 and b[k][6] < 2]
+    halves = [a[k][6] for k in common] + [b[k][6] for k in common]
     worst = max(common, key=lambda k: dh[k])
     print(f"pair {p}: {len(common)} figures >= {MIN_BYTES} B; headline: median "
           f"{statistics.median(dh.values()):.2f} %, largest {dh[worst]:.2f} % "
           f"({worst[0]} {worst[1]} {worst[2]} B); guide's mean: median "
           f"{statistics.median(dm.values()):.2f} %, largest {max(dm.values()):.2f} %")
-    print(f"  flagged in neither run and more than {FAR:g} % apart: {len(unflagged)}"
+    print(f"  intervals: {len(common) - len(apart)} of {len(common)} overlap "
+          f"({100 * (len(common) - len(apart)) / len(common):.1f} %), half-width median "
+          f"{statistics.median(halves):.2f} %, largest {max(halves):.2f} %; more than {FAR:g} % "
+          f"apart yet overlapping and both narrower than 2 %: {len(narrow_far)}"
+          + "".join(f"\n    apart: {k[0]} {k[1]} {k[2]} B {dh[k]:.2f} % (± {a[k][6]:.2f} and "
+                    f"± {b[k][6]:.2f} %)" for k in apart))
+    print(f"  marked in neither run and more than {FAR:g} % apart: {len(unflagged)}"
           + "".join(f"\n    {k[0]} {k[1]} {k[2]} B: {dh[k]:.2f} %" for k in unflagged))
     for s, d in ((f"a{p}", a), (f"b{p}", b)):
-        print(f"  {s}: {len(d)} records, {sum(v[2] for v in d.values())} disturbed "
-              f"({100 * sum(v[2] for v in d.values()) / max(len(d), 1):.0f} %), "
-              f"{sum(v[3] for v in d.values())} with a pass measured again, {seconds(s):.1f} s")
-    rows.append((statistics.median(dh.values()), dh[worst], len(unflagged)))
+        print(f"  {s}: {len(d)} records, {sum(v[7] == 'wide' for v in d.values())} wide, "
+              f"{sum(v[2] for v in d.values())} unconfirmed, "
+              f"{sum(v[3] for v in d.values())} with a pass left out, {seconds(s):.1f} s")
+    rows.append((statistics.median(dh.values()), dh[worst], len(unflagged), len(common),
+                 len(apart), len(narrow_far), statistics.median(halves)))
 if rows:
+    n, apart = sum(r[3] for r in rows), sum(r[4] for r in rows)
     print(f"all pairs: median of the medians {statistics.median(r[0] for r in rows):.2f} %, "
           f"worst median {max(r[0] for r in rows):.2f} %, largest {max(r[1] for r in rows):.2f} %, "
-          f"unflagged figures more than {FAR:g} % apart {sum(r[2] for r in rows)}")
+          f"unmarked figures more than {FAR:g} % apart {sum(r[2] for r in rows)}; intervals "
+          f"overlap for {n - apart} of {n} ({100 * (n - apart) / n:.1f} %), half-width median "
+          f"{statistics.median(r[6] for r in rows):.2f} % (largest pair median "
+          f"{max(r[6] for r in rows):.2f} %), far apart yet narrow and overlapping "
+          f"{sum(r[5] for r in rows)}")
 
 if hog:
     calm, hogged = load("calm"), load("hog")
     common = sorted(set(calm) & set(hogged))
     far = [k for k in common if diff(calm[k][0], hogged[k][0]) > FAR]
-    missed = [k for k in far if not hogged[k][2]]
-    print(f"hog: {len(common)} figures, {sum(v[2] for v in hogged.values())} marked disturbed, "
-          f"{len(far)} more than {FAR:g} % from the calm campaign's, {len(missed)} of those unflagged"
-          + "".join(f"\n    unflagged: {k[0]} {k[1]} {k[2]} B {diff(calm[k][0], hogged[k][0]):.1f} %"
+    missed = [k for k in far if not marked(hogged[k])
+              and not hogged[k][4] <= calm[k][0] <= hogged[k][5]]
+    print(f"hog: {len(common)} figures, {sum(marked(v) for v in hogged.values())} marked wide or "
+          f"unconfirmed, {len(far)} more than {FAR:g} % from the calm campaign's, {len(missed)} "
+          f"of those neither marked nor with an interval holding the calm figure"
+          + "".join(f"\n    missed: {k[0]} {k[1]} {k[2]} B {diff(calm[k][0], hogged[k][0]):.1f} %"
                     for k in missed) + f"; calm {seconds('calm'):.1f} s, hogged {seconds('hog'):.1f} s")
 PY
 echo
