@@ -49,6 +49,8 @@ typedef struct {
 	double sentinel_limit_pct; /* a pass whose sentinel is further off is measured again; 0: calibrated */
 	int no_wait;              /* stop instead of waiting when a timing CPU is another campaign's */
 	unsigned passes;          /* passes over every library; 0: the profile's */
+	unsigned long long core_hz; /* --core-hz: the core's fixed clock, converting the ticks of a
+	                           * counter that is not the core's clock to cycles; 0: none */
 } hb_campaign_opts;
 
 typedef struct {
