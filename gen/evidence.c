@@ -311,6 +311,7 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 	}
 	if (S_overhead(s, path, j, campaign) != 0 || S_warnings(s, path, j) != 0)
 		goto out;
+	hg_counter_warnings(s);
 	s->sandbox = hg_sandbox_describe(json_object_get(j, "sandbox"), &s->sandbox_off);
 	s->schedule = hg_schedule_describe(j);
 	if (s->sandbox_off == 1) {

@@ -148,6 +148,10 @@ typedef struct {
 /* system.json's "counter" object into s: name, hz, counts_core_cycles, core_hz and unit, checked
  * against each other; file names system.json in messages. */
 int hg_counter_load(hg_system *s, json_t *counter, const char *file);
+/* s's warnings as read, but the one campaigns of earlier versions wrote of every counter other
+ * than perf-cycles ("cycles are counted by the time-stamp counter") said of the counter s
+ * names when that is not the time-stamp counter (cntvct: its figures are ticks). */
+void hg_counter_warnings(hg_system *s);
 /* The unit of s's figures, the one name every label of its pages takes: "cycles" (the counter
  * counts the core's cycles, or a declared core clock converts its ticks), else "ticks". */
 const char *hg_unit_name(const hg_system *s);

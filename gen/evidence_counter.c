@@ -53,6 +53,27 @@ int hg_counter_load(hg_system *s, json_t *counter, const char *file)
 	return 0;
 }
 
+/* What campaigns before the counter's unit was recorded warned of any counter but perf-cycles. */
+#define S_TSC_WARNING "no hardware cycle counter: cycles are counted by the time-stamp counter, " \
+	"not by the core"
+
+void hg_counter_warnings(hg_system *s)
+{
+	size_t i;
+	char hz[32];
+	if (strcmp(s->counter, "tsc") == 0 || !s->warnings)
+		return;
+	for (i = 0; s->warnings[i]; i++) {
+		if (strcmp(s->warnings[i], S_TSC_WARNING) != 0)
+			continue;
+		free(s->warnings[i]);
+		s->warnings[i] = hg_xprintf("no hardware cycle counter: the figures are ticks of %s%s%s, "
+			"not the core's cycles (the hashbench that measured them wrote that the time-stamp "
+			"counter counted them)", s->counter, s->counter_hz > 0 ? " at " : "",
+			s->counter_hz > 0 ? hg_fmt_hz(hz, sizeof(hz), (double)s->counter_hz) : "");
+	}
+}
+
 const char *hg_unit_name(const hg_system *s)
 {
 	return s->unit ? s->unit : "cycles";
