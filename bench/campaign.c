@@ -116,13 +116,55 @@ static int S_cpu_allowed(int cpu)
 
 /* ---- system.json ---- */
 
+/* "62.5 MHz", "2.71 GHz": a counter's or a core's rate for people. */
+static const char *S_hz(char *b, size_t n, double hz)
+{
+	if (hz >= 1e9)
+		snprintf(b, n, "%.4g GHz", hz / 1e9);
+	else
+		snprintf(b, n, "%.4g MHz", hz / 1e6);
+	return b;
+}
+
+/* system.json's counter: what was read, whether its ticks are the core's cycles, the declared
+ * core clock and the unit the figures are in. The records keep the ticks as read; the pages
+ * convert them with core_hz / hz (docs/arm.md). */
+static json_t *S_counter_json(const hb_run *r)
+{
+	int cycles = hb_counter_counts_cycles(&r->counter);
+	return json_pack("{s:s, s:o, s:b, s:o, s:s}", "name", hb_counter_name(&r->counter),
+		"hz", r->counter_hz > 0 ? json_integer((json_int_t)(r->counter_hz + 0.5)) : json_null(),
+		"counts_core_cycles", cycles,
+		"core_hz", r->o->core_hz ? json_integer((json_int_t)r->o->core_hz) : json_null(),
+		"unit", cycles || r->o->core_hz ? "cycles" : "ticks");
+}
+
+/* The warning of a counter that is not a hardware cycle counter, NULL for perf-cycles. */
+static char *S_counter_warning(const hb_run *r)
+{
+	char hz[32], core[32];
+	if (r->counter.kind == HB_COUNTER_PERF)
+		return NULL;
+	if (hb_counter_counts_cycles(&r->counter))
+		return hb_sprintf("no hardware cycle counter: cycles are counted by the time-stamp "
+			"counter, not by the core");
+	S_hz(hz, sizeof(hz), r->counter_hz);
+	if (!r->o->core_hz)
+		return hb_sprintf("no hardware cycle counter: the figures are ticks of %s at %s, not "
+			"the core's cycles (hashbench run --core-hz HZ declares the core's fixed clock to "
+			"convert them)", hb_counter_name(&r->counter), hz);
+	return hb_sprintf("no hardware cycle counter: cycles are ticks of %s × the declared core "
+		"clock %s / the counter's %s, right only while the core runs at that clock",
+		hb_counter_name(&r->counter), S_hz(core, sizeof(core), (double)r->o->core_hz), hz);
+}
+
 static json_t *S_system_json(const hb_run *r, const char *end)
 {
 	const hb_env *e = r->env;
 	json_t *clock = json_object(), *boost = json_null(), *warnings = json_array();
-	json_t *counter = json_object(), *campaign = json_object(), *sys = json_object();
+	json_t *campaign = json_object(), *sys = json_object();
 	json_t *sizes = json_array(), *cpus = json_array();
-	char version[128];
+	char version[128], *counter_warning = S_counter_warning(r);
 	size_t i;
 
 	if (e->boost_name) {
@@ -136,15 +178,11 @@ static json_t *S_system_json(const hb_run *r, const char *end)
 	json_object_set_new(clock, "boost", boost);
 	json_object_set_new(clock, "smt", hb_json_str_or_null(e->smt));
 
-	json_object_set_new(counter, "name", json_string(hb_counter_name(&r->counter)));
-	json_object_set_new(counter, "hz", r->counter_hz > 0 ?
-		json_integer((json_int_t)(r->counter_hz + 0.5)) : json_null());
-
 	for (i = 0; e->warnings && e->warnings[i]; i++)
 		json_array_append_new(warnings, json_string(e->warnings[i]));
-	if (r->counter.kind != HB_COUNTER_PERF)
-		json_array_append_new(warnings, json_string("no hardware cycle counter: cycles are "
-			"counted by the time-stamp counter, not by the core"));
+	if (counter_warning)
+		json_array_append_new(warnings, json_string(counter_warning));
+	free(counter_warning);
 
 	snprintf(version, sizeof(version), "%s (git %s)", HB_VERSION, HB_GIT_COMMIT);
 	for (i = 0; i < r->nsizes; i++)
@@ -197,7 +235,7 @@ static json_t *S_system_json(const hb_run *r, const char *end)
 	json_object_set_new(sys, "virtual_machine", e->virtual_machine < 0 ? json_null() :
 		json_boolean(e->virtual_machine));
 	json_object_set_new(sys, "hypervisor", hb_json_str_or_null(e->hypervisor));
-	json_object_set_new(sys, "counter", counter);
+	json_object_set_new(sys, "counter", S_counter_json(r));
 	{
 		json_t *ov = json_object();
 		json_object_set_new(ov, "counter_read_cycles", json_integer((json_int_t)r->counter_read_cycles));
@@ -275,6 +313,13 @@ static int S_setup(hb_run *r, const hb_campaign_opts *o)
 	if (hb_counter_open(&r->counter, NULL) != 0)
 		return hb_error_set("no cycle counter on this machine");
 	r->counter_hz = hb_counter_calibrate_hz(&r->counter, 100);
+	if (o->core_hz && hb_counter_counts_cycles(&r->counter))
+		return hb_error_set("--core-hz %llu: the figures here are the core's cycles already "
+			"(counter %s); --core-hz converts the ticks of a counter that is not the core's "
+			"clock, such as cntvct", o->core_hz, hb_counter_name(&r->counter));
+	if (o->core_hz && !(r->counter_hz > 0))
+		return hb_error_set("--core-hz %llu: the counter here (%s) has no known rate to convert "
+			"its ticks from", o->core_hz, hb_counter_name(&r->counter));
 	r->counter_read_cycles = S_counter_read_cost(&r->counter);
 	r->empty_call_cycles = -1;
 	r->spread_limit = o->spread_limit_pct > 0 ? o->spread_limit_pct : 5.0;
@@ -517,9 +562,12 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 	}
 	for (i = 0; r.env->warnings && r.env->warnings[i]; i++)
 		hb_note(r.o->progress, r.tty, "warning: %s", r.env->warnings[i]);
-	if (r.counter.kind != HB_COUNTER_PERF)
-		hb_note(r.o->progress, r.tty, "warning: no hardware cycle counter here; counting with "
-			"%s at %.0f MHz", hb_counter_name(&r.counter), r.counter_hz / 1e6);
+	{
+		char *w = S_counter_warning(&r);
+		if (w)
+			hb_note(r.o->progress, r.tty, "warning: %s", w);
+		free(w);
+	}
 	if ((rc = hb_run_plan_make(&r, cat)) != 0)
 		goto out;
 	S_empty_call(&r);

@@ -106,6 +106,14 @@ void hb_counter_close(hb_counter *c)
 	c->fd = -1;
 }
 
+/* perf-cycles counts the core's cycles; the time-stamp counter has always been taken for them
+ * (its rate is the nominal clock, which the warning of system.json says); cntvct and the
+ * monotonic clock tick at a rate of their own, whatever the core's clock. */
+int hb_counter_counts_cycles(const hb_counter *c)
+{
+	return c->kind == HB_COUNTER_PERF || c->kind == HB_COUNTER_TSC;
+}
+
 const char *hb_counter_name(const hb_counter *c)
 {
 	switch (c->kind) {

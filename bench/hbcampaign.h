@@ -51,6 +51,8 @@ typedef struct {
 	unsigned passes;          /* passes over every library; 0: the profile's */
 	double precision_pct;     /* --precision: passes more until each interval is this narrow;
 	                           * 0: not asked (an interval wider than HB_TARGET_PCT is wide) */
+	unsigned long long core_hz; /* --core-hz: the core's fixed clock, converting the ticks of a
+	                           * counter that is not the core's clock to cycles; 0: none */
 } hb_campaign_opts;
 
 typedef struct {

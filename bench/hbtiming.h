@@ -24,6 +24,9 @@ typedef struct {
 int hb_counter_open(hb_counter *c, const char *name);
 void hb_counter_close(hb_counter *c);
 const char *hb_counter_name(const hb_counter *c);
+/* 1 when the figures read from c are the core's cycles (perf-cycles; the time-stamp counter is
+ * taken for them), 0 when they are ticks of a clock of the counter's own (cntvct). */
+int hb_counter_counts_cycles(const hb_counter *c);
 uint64_t hb_counter_read(const hb_counter *c);
 uint64_t hb_now_ns(void);
 /* Ticks per second of a clock-like counter, measured against CLOCK_MONOTONIC_RAW. */

@@ -49,7 +49,7 @@ static const char S_usage[] =
 	"  run [--system NAME] [--profile guide|quick|ebash] [--only ID,...] [--data DIR] [--cpu N[,M…]]\n"
 	"      [--jobs N] [--overlap] [--shard K/N] [--fresh] [--time-failed] [--sets …]\n"
 	"      [--sizes N,...] [--time-limit S] [--spread-limit PCT] [--sentinel-limit PCT]\n"
-	"      [--passes N] [--precision PCT] [--no-wait]\n"
+	"      [--passes N] [--precision PCT] [--no-wait] [--core-hz HZ]\n"
 	"                                the campaign: KAT, timing and memory of every library,\n"
 	"                                evidence under DIR/NAME (default data/; NAME by default\n"
 	"                                <arch>-<host>), resumable;\n"
@@ -60,7 +60,9 @@ static const char S_usage[] =
 	"                                (default: calibrated, at least 3) is not calm; waits while\n"
 	"                                another campaign times on one of its CPUs (--no-wait: stop);\n"
 	"                                --precision PCT: passes more (at most N) for the figures\n"
-	"                                whose 95 % interval is wider than +/- PCT\n"
+	"                                whose 95 % interval is wider than +/- PCT;\n"
+	"                                --core-hz: the core's fixed clock, turning the ticks of a\n"
+	"                                counter that is not the core's clock (cntvct) into cycles\n"
 	"  merge --data OUT [--allow-missing] DIR...\n"
 	"                                join the data/<system> folders of a campaign's shards\n"
 	"                                into OUT/<system>; refuses shards that differ\n"
@@ -68,7 +70,8 @@ static const char S_usage[] =
 	"      [--only ID,...]           convert the earlier harness's evidence (DIR: its\n"
 	"                                performance/data/<system>) into data/NAME (or --data's),\n"
 	"                                each original kept beside what was made from it\n"
-	"  env [--cpu N]                 print the system.json a campaign would write\n"
+	"  env [--cpu N] [--core-hz HZ]  print the system.json a campaign would write (run's\n"
+	"                                options)\n"
 	"  version                       print the version\n"
 	"\n"
 	"options for every command that names an instance:\n"
@@ -122,6 +125,22 @@ static int S_size(unsigned long long *out, const char *v)
 	return 0;
 }
 
+/* "2710000000" or "2.71e9": a core clock in Hz, 1 MHz to 100 GHz, to the nearest Hz (a clock
+ * given in GHz or MHz by mistake is refused rather than taken for a few Hz). */
+static int S_core_hz(unsigned long long *out, const char *v)
+{
+	char *end;
+	double hz;
+	if (!(v[0] >= '0' && v[0] <= '9') && v[0] != '.')
+		return -1;
+	errno = 0;
+	hz = strtod(v, &end);
+	if (errno || *end || end == v || !(hz >= 1e6 && hz <= 1e11))
+		return -1;
+	*out = (unsigned long long)(hz + 0.5);
+	return 0;
+}
+
 /* "3" or "2,3": the timing CPUs. */
 static int S_cpu_list(hb_campaign_opts *run, const char *list)
 {
@@ -167,6 +186,7 @@ static const struct option S_longopts[] = {
 	{ "precision", required_argument, NULL, 'q' },
 	{ "no-wait", no_argument, NULL, 'W' },
 	{ "passes", required_argument, NULL, 'Q' },
+	{ "core-hz", required_argument, NULL, 'z' },
 	{ "no-sandbox", no_argument, NULL, 'N' },
 	{ "sandbox-user", required_argument, NULL, 'U' },
 	{ "memory-limit", required_argument, NULL, 'M' },
@@ -271,6 +291,11 @@ static int S_parse(S_opts *o, int argc, char **argv)
 				o->run.passes > 100)
 				return S_usage_error("--passes %s: expected 1 to 100", optarg);
 			break;
+		case 'z':
+			if (S_core_hz(&o->run.core_hz, optarg) != 0)
+				return S_usage_error("--core-hz %s: expected the core's fixed clock in Hz, "
+					"such as 2710000000 or 2.71e9 (1 MHz to 100 GHz)", optarg);
+			break;
 		case 'L':
 			errno = 0;
 			o->run.time_limit_s = (unsigned)strtoul(optarg, &end, 10);
@@ -319,7 +344,7 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 	static const char *with_value[] = { "--submissions", "--supercop", "--compilers", "--work", "--profiles", "--out",
 		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
 		"--sizes", "--time-limit", "--spread-limit", "--sentinel-limit", "--precision", "--sandbox-user",
-		"--memory-limit", "--jobs", "--passes",
+		"--memory-limit", "--jobs", "--passes", "--core-hz",
 		"--shard", "--catalog", "--method", NULL };
 
 	if (!rest || !opt_argv) {

@@ -10,9 +10,9 @@
 
 /* 5: doubles as C99 hex floats (%a), exact and several times faster to print and read than
  * %.17g; 6: the stat of each page, so that a page the cache does not describe is not reused;
- * 7: a SUPERCOP implementation's path and compiler setting.
+ * 7: a SUPERCOP implementation's path and compiler setting; 8: the unit of the figures.
  * A cache of another version is ignored (the build is then a clean one). */
-#define MAGIC "hashgen-cache 7"
+#define MAGIC "hashgen-cache 8"
 
 static int S_cmp_file(const void *a, const void *b)
 {
@@ -80,6 +80,7 @@ static void S_put_fig(FILE *f, const hg_fig *r)
 	S_put_str(f, r->headline_estimator);
 	S_put_str(f, r->supercop_path);
 	S_put_str(f, r->compiler);
+	S_put_str(f, r->unit);
 	fprintf(f, "\t%a\t%a", r->headline_cycles, r->headline_cpb);
 	fprintf(f, "\t%llu\t%lld\t%d\t%a\t%a\t%a\t%a\t%llu\t%zu\t%a\t%a\t%d\t%d"
 		"\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", r->message_bytes, r->output_bytes, r->ok, r->mean_cycles,
@@ -92,14 +93,14 @@ static void S_put_fig(FILE *f, const hg_fig *r)
 /* One R line into the page's rows; 0 when the line is whole. */
 static int S_get_fig(hg_cpage *p, char *line)
 {
-	char *field[34], *rest = line + 1, *t;
+	char *field[35], *rest = line + 1, *t;
 	int n = 0;
 	hg_fig *r;
 	if (*rest++ != '\t')
 		return -1;
-	while ((t = strsep(&rest, "\t")) != NULL && n < 34)
+	while ((t = strsep(&rest, "\t")) != NULL && n < 35)
 		field[n++] = t; /* strsep keeps empty fields (an empty string) */
-	if (n != 33)
+	if (n != 34)
 		return -1;
 	p->figs = realloc(p->figs, (p->nfigs + 1) * sizeof(hg_fig));
 	r = &p->figs[p->nfigs++];
@@ -116,30 +117,32 @@ static int S_get_fig(hg_cpage *p, char *line)
 	r->headline_estimator = S_get_str(field[6]);
 	r->supercop_path = S_get_str(field[7]);
 	r->compiler = S_get_str(field[8]);
-	r->headline_cycles = strtod(field[9], NULL);
-	r->headline_cpb = strtod(field[10], NULL);
-	r->message_bytes = strtoull(field[11], NULL, 10);
-	r->output_bytes = strtoll(field[12], NULL, 10);
-	r->ok = atoi(field[13]);
-	r->mean_cycles = strtod(field[14], NULL);
-	r->cycles_per_byte = strtod(field[15], NULL);
-	r->mean_ns = strtod(field[16], NULL);
-	r->mb_per_s = strtod(field[17], NULL);
-	r->calls = strtoull(field[18], NULL, 10);
-	r->rounds = (size_t)strtoull(field[19], NULL, 10);
-	r->median_cycles = strtod(field[20], NULL);
-	r->spread_pct = strtod(field[21], NULL);
-	r->unstable = atoi(field[22]);
-	r->disturbed = atoi(field[23]);
-	r->static_bytes = strtoll(field[24], NULL, 10);
-	r->baseline_rss_kib = strtoll(field[25], NULL, 10);
-	r->peak_rss_kib = strtoll(field[26], NULL, 10);
-	r->stack_bytes = strtoll(field[27], NULL, 10);
-	r->heap_peak_bytes = strtoll(field[28], NULL, 10);
-	r->heap_allocations = strtoll(field[29], NULL, 10);
-	r->mmap_bytes = strtoll(field[30], NULL, 10);
-	r->text_bytes = strtoll(field[31], NULL, 10);
-	r->data_bytes = strtoll(field[32], NULL, 10);
+	/* static, as hg_unit_name gives it */
+	r->unit = strcmp(field[9], "ticks") == 0 ? "ticks" : "cycles";
+	r->headline_cycles = strtod(field[10], NULL);
+	r->headline_cpb = strtod(field[11], NULL);
+	r->message_bytes = strtoull(field[12], NULL, 10);
+	r->output_bytes = strtoll(field[13], NULL, 10);
+	r->ok = atoi(field[14]);
+	r->mean_cycles = strtod(field[15], NULL);
+	r->cycles_per_byte = strtod(field[16], NULL);
+	r->mean_ns = strtod(field[17], NULL);
+	r->mb_per_s = strtod(field[18], NULL);
+	r->calls = strtoull(field[19], NULL, 10);
+	r->rounds = (size_t)strtoull(field[20], NULL, 10);
+	r->median_cycles = strtod(field[21], NULL);
+	r->spread_pct = strtod(field[22], NULL);
+	r->unstable = atoi(field[23]);
+	r->disturbed = atoi(field[24]);
+	r->static_bytes = strtoll(field[25], NULL, 10);
+	r->baseline_rss_kib = strtoll(field[26], NULL, 10);
+	r->peak_rss_kib = strtoll(field[27], NULL, 10);
+	r->stack_bytes = strtoll(field[28], NULL, 10);
+	r->heap_peak_bytes = strtoll(field[29], NULL, 10);
+	r->heap_allocations = strtoll(field[30], NULL, 10);
+	r->mmap_bytes = strtoll(field[31], NULL, 10);
+	r->text_bytes = strtoll(field[32], NULL, 10);
+	r->data_bytes = strtoll(field[33], NULL, 10);
 	if (!r->instance || !r->implementation || !r->status || !r->record)
 		return -1;
 	return 0;

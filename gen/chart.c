@@ -135,12 +135,13 @@ static char *S_path(const hg_chart_series *s, const S_frame *f)
 	return d;
 }
 
-static void S_y_axis(xmlNodePtr root, const S_frame *f, double lo, double hi, double ymax)
+static void S_y_axis(xmlNodePtr root, const S_frame *f, double lo, double hi, double ymax,
+	const char *label)
 {
 	xmlNodePtr g = hg_svg_el(root, "g"), t;
 	double ticks[64];
 	size_t n = 0, k;
-	char b[32];
+	char b[96];
 
 	hg_svg_set(g, "class", "axis");
 	hg_svg_set(g, "data-axis", "y");
@@ -168,7 +169,8 @@ static void S_y_axis(xmlNodePtr root, const S_frame *f, double lo, double hi, do
 		hg_svg_set(t, "fill", HG_SVG_INK);
 	}
 	hg_svg_line(g, f->l, f->t, f->l, f->b, HG_SVG_AXIS);
-	t = hg_svg_label(g, 0, 0, "middle", f->ylog ? "cycles/byte (log scale)" : "cycles/byte", 0);
+	snprintf(b, sizeof(b), "%s (log scale)", label);
+	t = hg_svg_label(g, 0, 0, "middle", f->ylog ? b : label, 0);
 	hg_svg_setn(t, "x", -(f->t + f->b) / 2);
 	hg_svg_set(t, "y", "16");
 	hg_svg_set(t, "transform", "rotate(-90)");
@@ -462,7 +464,7 @@ int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c)
 	h = legend_y + (double)rows * legend_row + 4;
 
 	root = hg_svg_open(&doc, h, c->title, c->desc);
-	S_y_axis(root, &f, lo, hi, ymax);
+	S_y_axis(root, &f, lo, hi, ymax, c->y_label ? c->y_label : "cycles/byte");
 	S_x_axis(root, &f, c);
 
 	/* baselines under the series */

@@ -65,17 +65,20 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 		if (sr->npoints)
 			ns++;
 	}
-	title = hg_xprintf("%s %s on %s: cycles per byte against message size", id, name, s->name);
-	desc = hg_xprintf("Headline cycles per byte (vertical axis) of each instance and "
+	title = hg_xprintf("%s %s on %s: %s per byte against message size", id, name, s->name,
+		hg_unit_name(s));
+	desc = hg_unit_words(s, hg_xprintf("Headline cycles per byte (vertical axis) of each instance and "
 		"implementation of %s at message sizes from 32 B to 64 KiB (horizontal axis, "
 		"logarithmic) on system %s. Thin grey dashed lines: SM3 and SHA-256, reference and "
 		"OpenSSL, on the same system. Hollow markers: figures marked unstable or disturbed.",
-		name, s->name);
+		name, s->name));
 	c.title = title;
 	c.desc = desc;
+	c.y_label = hg_unit_words(s, hg_xprintf("cycles/byte"));
 	c.series = series;
 	c.nseries = ns;
 	rc = hg_chart_lines_svg(out, len, &c);
+	free((char *)c.y_label);
 	for (i = 0; i < n; i++)
 		free(labels[i]);
 	free(labels);
@@ -114,7 +117,8 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 	}
 	hg_add_textf(a, p, "Each instance of %s on every system that measured it, its headline "
 		"figures (section 4) on each system; the links lead to the same algorithm there. The systems "
-		"differ in processor, clock and counter: compare their cycles with care.", id);
+		"differ in processor, clock and counter: compare their %s with care.", id,
+		hg_unit_name(cur));
 	for (k = 0; k < nall; k++)
 		total += order[k]->nfigs;
 	libs = calloc(total + 1, sizeof(*libs));
@@ -132,6 +136,7 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 	row = hg_add(a, t, HG_ROW);
 	for (i = 0; head[i]; i++)
 		hg_add_cell(a, row, head[i], i >= 2);
+	hg_unit_header(a, cur, t);
 	for (i = 0; i < nlibs; i++)
 		for (k = 0; k < nall; k++) {
 			const hg_sysfigs *o = order[k];
@@ -162,8 +167,10 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 				hg_add_link(a, c, hg_printf(a, "../%s/%s.html", o->system->name, id),
 					o->system->name, NULL);
 			}
-			hg_add_cell(a, row, f64k ? hg_fmt_cpb(b, sizeof(b), f64k->headline_cpb) : "—", 1);
-			hg_add_cell(a, row, f32 ? hg_fmt_cycles(b, sizeof(b), f32->headline_cycles) : "—", 1);
+			hg_add_cell(a, row, hg_unit_cell(a, o->system, cur, f64k ?
+				hg_fmt_cpb(b, sizeof(b), f64k->headline_cpb) : "—"), 1);
+			hg_add_cell(a, row, hg_unit_cell(a, o->system, cur, f32 ?
+				hg_fmt_cycles(b, sizeof(b), f32->headline_cycles) : "—"), 1);
 		}
 	free(libs);
 	free(order);
@@ -310,25 +317,27 @@ static void S_group_chart(hg_arena *a, hg_node *body, const hg_lib *libs, size_t
 		free(bars);
 		return;
 	}
-	title = hg_xprintf("%s on %s: cycles per byte at 65536 B", hg_groups[g].heading, s->name);
-	desc = hg_xprintf("One bar per instance and implementation of the group \"%s\" on system "
+	title = hg_xprintf("%s on %s: %s per byte at 65536 B", hg_groups[g].heading, s->name,
+		hg_unit_name(s));
+	desc = hg_unit_words(s, hg_xprintf("One bar per instance and implementation of the group \"%s\" on system "
 		"%s, in the order of the table: headline cycles per byte at 65536 B (shorter is "
 		"faster). Grey bars: the bundled baselines (SM3, SHA-2, SHA-3). Outlined bars: figures "
-		"marked unstable or disturbed.", hg_groups[g].heading, s->name);
+		"marked unstable or disturbed.", hg_groups[g].heading, s->name));
 	*charts = realloc(*charts, (*ncharts + 1) * sizeof(hg_svgfile));
 	sv = &(*charts)[(*ncharts)++];
 	memset(sv, 0, sizeof(*sv));
 	sv->name = hg_xprintf("compare-%s.svg", hg_groups[g].key);
-	if (hg_chart_bars_svg(&sv->svg, &sv->len, title, desc, "cycles/byte at 65536 B", bars,
-			nbars) != 0)
+	if (hg_chart_bars_svg(&sv->svg, &sv->len, title, desc,
+			hg_unit_text(a, s, "cycles/byte at 65536 B"), bars, nbars) != 0)
 		sv->svg = NULL;
 	free(title);
 	free(desc);
 	free(bars);
 	para = hg_add(a, body, HG_PARA);
 	para->cls = "chart";
-	hg_add_image(a, para, sv->name, hg_printf(a, "Bar chart: cycles per byte at 65536 B of "
-		"each instance in \"%s\" on %s", hg_groups[g].heading, s->name), "chart");
+	hg_add_image(a, para, sv->name, hg_printf(a, "Bar chart: %s per byte at 65536 B of "
+		"each instance in \"%s\" on %s", hg_unit_name(s), hg_groups[g].heading, s->name),
+		"chart");
 }
 
 hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
@@ -352,12 +361,12 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	hg_add_text(a, p->breadcrumb, " › compare");
 	hg_add_heading(a, body, 1, p->title);
 	para = hg_add(a, body, HG_PARA);
-	hg_add_text(a, para, "Every instance of every algorithm timed on this system, grouped by "
+	hg_add_text(a, para, hg_unit_text(a, s, "Every instance of every algorithm timed on this system, grouped by "
 		"digest length and sorted within a group by cycles per byte at 65536 B (fastest first). "
 		"Cycles are the headline figures, from an estimator that repeats on a shared or virtual "
 		"host (the guide's mean for evidence of an earlier hashbench); MB/s is the guide's mean. "
 		"Ratios divide an instance's cycles per byte at 65536 B by the yardstick's on the same "
-		"system: below 1.00× is faster. How the figures were taken: ");
+		"system: below 1.00× is faster. How the figures were taken: "));
 	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
 	hg_add_text(a, para, ".");
 	hg_add_downloads(a, body, "the record each comes from and its SHA-256");
@@ -380,6 +389,7 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 			continue;
 		hg_add_heading(a, body, 2, hg_groups[g].heading);
 		t = S_head(a, body, head, num, hg_printf(a, "%s: speed", hg_groups[g].heading));
+		hg_unit_header(a, s, t);
 		for (i = first; i < last; i++)
 			used |= S_speed_row(a, t, &libs[i], y, s);
 		hg_marks_legend(a, body, used, s->spread_limit_pct);

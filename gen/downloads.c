@@ -18,7 +18,7 @@ static const char *const S_columns[] = { "system", "algorithm", "instance", "imp
 	"calls", "rounds", "headline_cycles_per_byte", "headline_estimator", "median_cycles", "spread_pct", "unstable", "disturbed", "static_bytes",
 	"baseline_rss_kib", "peak_rss_kib", "stack_bytes", "heap_peak_bytes", "heap_allocations",
 	"mmap_bytes", "text_bytes", "data_bytes", "record", "record_sha256", "supercop_path",
-	"supercop_compiler", NULL };
+	"supercop_compiler", "unit", NULL };
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as the same double: full precision
  * without the noise digits of a blind %.17g. */
@@ -52,9 +52,9 @@ static void S_csv_field(FILE *f, const char *s)
 /* One row's values as text; NULL where the figure does not exist (CSV: empty, JSON: null).
  * kinds[i]: 's' string, 'n' number, 'b' boolean. */
 typedef struct {
-	char buf[32][64];
-	const char *v[32];
-	char kind[32];
+	char buf[40][64];
+	const char *v[40];
+	char kind[40];
 } S_row;
 
 static void S_row_of(S_row *r, const hg_fig *f)
@@ -98,6 +98,7 @@ static void S_row_of(S_row *r, const hg_fig *f)
 	STR(f->record_sha256[0] ? f->record_sha256 : NULL);
 	STR(f->supercop_path);
 	STR(f->compiler);
+	STR(f->unit ? f->unit : "cycles");
 #undef STR
 #undef NUM
 #undef DBL

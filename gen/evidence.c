@@ -288,8 +288,7 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 			hg_ev_str(&s->os, path, j, "", "os", 0) || hg_ev_str(&s->kernel, path, j, "", "kernel", 0) ||
 			hg_ev_str(&s->compiler, path, j, "", "compiler", 0) ||
 			hg_ev_str(&s->build_tool, path, j, "", "build_tool", 0) ||
-			hg_ev_str(&s->counter, path, counter, "counter.", "name", 1) ||
-			hg_ev_int(&s->counter_hz, path, counter, "counter.", "hz", 0) ||
+			hg_counter_load(s, counter, path) ||
 			hg_ev_str(&s->start, path, campaign, "campaign.", "start", 1) ||
 			hg_ev_str(&s->end, path, campaign, "campaign.", "end", 0) ||
 			hg_ev_str(&s->profile, path, campaign, "campaign.", "profile", 1) ||
@@ -312,6 +311,7 @@ static int S_load_system(hg_system *s, const char *data_dir, const char *name,
 	}
 	if (S_overhead(s, path, j, campaign) != 0 || S_warnings(s, path, j) != 0)
 		goto out;
+	hg_counter_warnings(s);
 	s->sandbox = hg_sandbox_describe(json_object_get(j, "sandbox"), &s->sandbox_off);
 	s->schedule = hg_schedule_describe(j);
 	if (s->sandbox_off == 1) {

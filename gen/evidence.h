@@ -60,6 +60,8 @@ typedef struct {
 	hg_memory memory;      /* the exact figures of one call (memory.c) */
 	hg_rec_sentinel sentinel; /* the machine's speed around the record (memory.c) */
 	hg_headline headline;  /* the estimator's figure (headline.c) */
+	double cycles_per_tick; /* its system's conversion of the counter's ticks (hg_system); 0:
+	                        * none, the figures are as read */
 	unsigned long long *samples; /* single-call cycles, NULL when the record has none */
 	size_t nsamples;
 	int disturbed;         /* the headline was not confirmed by a second pass (earlier
@@ -115,6 +117,14 @@ typedef struct {
 	int cpu;
 	long long min_khz, max_khz, memory_mib, counter_hz, rounds, round_ms, max_calls;
 	int virtual_machine;   /* -1 unknown */
+	/* the counter (evidence_counter.c): counter.counts_core_cycles (-1: not recorded, evidence
+	 * of an earlier version), counter.core_hz (the declared core clock; -1: none), the unit of
+	 * the figures ("cycles" or "ticks", static) and core_hz / counter_hz when a declared core
+	 * clock converts the ticks to cycles (0: none) */
+	int counts_core_cycles;
+	long long core_hz;
+	const char *unit;
+	double cycles_per_tick;
 	long long counter_read_cycles; /* -1 unknown */
 	double empty_call_cycles;      /* < 0 unknown */
 	int overhead_subtracted;       /* -1 unknown */
@@ -132,6 +142,22 @@ typedef struct {
 	struct hg_sentinel *sentinel; /* sentinel.json and campaign.sentinel; NULL: not traced */
 	struct hg_import *imported; /* measured by another tool and imported; NULL: by hashbench */
 } hg_system;
+
+/* ---- the counter and the unit of the figures (evidence_counter.c) ---- */
+
+/* system.json's "counter" object into s: name, hz, counts_core_cycles, core_hz and unit, checked
+ * against each other; file names system.json in messages. */
+int hg_counter_load(hg_system *s, json_t *counter, const char *file);
+/* s's warnings as read, but the one campaigns of earlier versions wrote of every counter other
+ * than perf-cycles ("cycles are counted by the time-stamp counter") said of the counter s
+ * names when that is not the time-stamp counter (cntvct: its figures are ticks). */
+void hg_counter_warnings(hg_system *s);
+/* The unit of s's figures, the one name every label of its pages takes: "cycles" (the counter
+ * counts the core's cycles, or a declared core clock converts its ticks), else "ticks". */
+const char *hg_unit_name(const hg_system *s);
+/* text (malloc'd, taken) with the whole words "cycles" and "Cycles" named by s's unit; returned
+ * malloc'd, text itself when the unit is cycles. */
+char *hg_unit_words(const hg_system *s, char *text);
 
 /* ---- evidence measured by another tool and imported (imported.c) ---- */
 

@@ -26,6 +26,7 @@ static int S_record(hg_record *r, const char *file, json_t *j, const hg_system *
 	size_t i;
 	int rc = -1;
 
+	r->cycles_per_tick = s->cycles_per_tick;
 	if (hg_ev_schema(file, j, "hashbench.record/1") != 0 ||
 		hg_ev_str(&sysname, file, j, "", "system", 1) || hg_ev_str(&alg, file, j, "", "algorithm", 1))
 		goto out;

@@ -85,6 +85,7 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 		double median, pct;
 
 		f->system = hg_xstrdup(s->name);
+		f->unit = hg_unit_name(s);
 		f->algorithm = hg_xstrdup(id);
 		f->instance = hg_xstrdup(r->instance);
 		f->implementation = hg_xstrdup(r->implementation);
@@ -203,6 +204,14 @@ hg_kat **hg_kats_sorted(const hg_sysalg *sa, const hg_entry *e)
 	return (hg_kat **)S_sorted(sa->kats, sa->nkats, sizeof(hg_kat), e, S_cmp_kat);
 }
 
+/* What one counter tick of r is in the unit of its pages: its system's declared conversion,
+ * else 1 (the figures are as read). Every figure derived from a record's counter goes through
+ * it: the guide's means, the median of the samples and the headline. */
+static double S_per_tick(const hg_record *r)
+{
+	return r->cycles_per_tick > 0 ? r->cycles_per_tick : 1;
+}
+
 int hg_record_figures(hg_figures_t *f, const hg_record *r)
 {
 	unsigned long long it[64] = { 0 }, cy[64] = { 0 }, ns[64] = { 0 };
@@ -220,6 +229,11 @@ int hg_record_figures(hg_figures_t *f, const hg_record *r)
 		pns[i] = r->trials[i].ns;
 	}
 	rc = hg_figures(f, pit, pcy, pns, r->ntrials, r->message_bytes);
+	if (rc == 0) {
+		/* ticks of a counter that is not the core's clock, at the declared core clock */
+		f->mean_cycles *= S_per_tick(r);
+		f->cycles_per_byte *= S_per_tick(r);
+	}
 	if (pit != it) {
 		free(pit);
 		free(pcy);
@@ -247,6 +261,7 @@ int hg_record_spread(const hg_record *r, double *median, double *pct)
 	qsort(v, n, sizeof(*v), S_cmp_ull);
 	*median = (double)v[n / 2];
 	*pct = *median > 0 ? ((double)v[(3 * n) / 4] - (double)v[n / 4]) / *median * 100 : 0;
+	*median *= S_per_tick(r);
 	free(v);
 	return 0;
 }
@@ -254,8 +269,8 @@ int hg_record_spread(const hg_record *r, double *median, double *pct)
 void hg_headline_of(hg_headline_fig *out, const hg_record *r, const hg_figures_t *mean)
 {
 	if (r->headline.present) {
-		out->cycles = r->headline.cycles_per_call;
-		out->cpb = r->headline.cycles_per_byte;
+		out->cycles = r->headline.cycles_per_call * S_per_tick(r);
+		out->cpb = r->headline.cycles_per_byte * S_per_tick(r);
 		out->estimator = r->headline.estimator;
 	} else {
 		out->cycles = mean->mean_cycles;

@@ -17,6 +17,7 @@ extern const unsigned long long hg_sizes[HG_NSIZES];
  * figures at full precision (the pages round them; the downloads do not). */
 typedef struct {
 	char *system, *algorithm, *instance, *implementation, *status;
+	const char *unit;        /* of the counter figures: hg_unit_name of the system (static) */
 	char *kat;               /* the record's KAT result, else its library's; NULL: none */
 	char *record;            /* the record's copy in the site: data/<system>/records/<id>/… */
 	char record_sha256[65];

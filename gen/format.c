@@ -326,6 +326,17 @@ char *hg_fmt_ghz(char *buf, size_t n, long long khz)
 	return buf;
 }
 
+char *hg_fmt_hz(char *buf, size_t n, double hz)
+{
+	if (hz >= 1e9)
+		snprintf(buf, n, "%.4g GHz", hz / 1e9);
+	else if (hz >= 1e6)
+		snprintf(buf, n, "%.4g MHz", hz / 1e6);
+	else
+		snprintf(buf, n, "%.4g kHz", hz / 1e3);
+	return buf;
+}
+
 static const char *S_or_na(const char *s)
 {
 	return s && *s ? s : S_NA;

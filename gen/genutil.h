@@ -73,6 +73,9 @@ char *hg_fmt_kib(char *buf, size_t n, long long kib);
 char *hg_fmt_sha_short(char *buf, size_t n, const char *hex);
 /* kHz as GHz with two decimals: 2710000 → "2.71" */
 char *hg_fmt_ghz(char *buf, size_t n, long long khz);
+/* a rate in Hz to four significant digits, trailing zeros dropped: 62500000 → "62.5 MHz",
+ * 2710000000 → "2.71 GHz", 2445399543 → "2.445 GHz" */
+char *hg_fmt_hz(char *buf, size_t n, double hz);
 /* the clock row of the environment table, e.g. "fixed 2.71 GHz (governor performance,
  * minimum = maximum), boost off, SMT none"; NULL strings and -1 frequencies are "not available" */
 char *hg_fmt_clock(char *buf, size_t n, const char *governor, long long min_khz,

@@ -51,8 +51,9 @@ int hg_imported_perf_note(hg_arena *a, hg_node *body, const hg_system *s, hg_rec
 		if (recs[i]->nsamples)
 			return 0; /* it timed single calls: hashbench's own paragraph says what they give */
 	hg_add_textf(a, hg_add(a, body, HG_PARA), "The guide's columns come from the timed rounds, "
-		"the trials %s recorded. It timed no single calls one by one, so median cycles and "
-		"spread are not available (—) and no figure is marked unstable.", s->imported->tool);
+		"the trials %s recorded. It timed no single calls one by one, so median %s and "
+		"spread are not available (—) and no figure is marked unstable.", s->imported->tool,
+		hg_unit_name(s));
 	return 1;
 }
 

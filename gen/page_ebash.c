@@ -128,13 +128,13 @@ static int S_has_rows(const hg_fig *const *rows, size_t n, const char *id)
 static void S_intro(hg_arena *a, hg_node *body, const hg_system *s)
 {
 	hg_node *para = hg_add(a, body, HG_PARA);
-	hg_add_text(a, para, "Every primitive measured on this system, SUPERCOP's crypto_hash "
+	hg_add_text(a, para, hg_unit_text(a, s, "Every primitive measured on this system, SUPERCOP's crypto_hash "
 		"primitives and the NGCC candidates alike, as eBASH tabulates them: for each, its "
 		"fastest implementation (by the headline figure at the longest message it was timed "
 		"at) with the compiler setting SUPERCOP built it with, and that implementation's "
 		"cycles per byte at each message length, fastest first. Cycles are the headline "
 		"figures, from an estimator that repeats on a shared or virtual host, not eBASH's "
-		"median of medians. ");
+		"median of medians. "));
 	hg_add_text(a, hg_add(a, para, HG_EMPH), "long");
 	hg_add_text(a, para, " is the figure measured at 65536 B, not eBASH's extrapolation to "
 		"unbounded messages; the other columns are message lengths in bytes; — marks a length "
@@ -168,6 +168,7 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	qsort(prims, nprims, sizeof(S_prim), S_cmp_prim);
 	t = hg_add_table(a, body, head, num);
 	t->title = "Cycles per byte of each primitive's fastest implementation";
+	hg_unit_header(a, s, t);
 	for (i = 0; i < nprims; i++)
 		used |= S_row(a, t, &prims[i], rows, s);
 	for (i = 0; i < nids; i++) {

@@ -60,8 +60,8 @@ void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit)
 
 void hg_headline_perf_note(hg_arena *a, hg_node *para, const hg_system *s)
 {
-	hg_add_text(a, para, "The headline cycles/byte is the figure the comparisons, charts and "
-		"ratios use: ");
+	hg_add_textf(a, para, "The headline %s/byte is the figure the comparisons, charts and "
+		"ratios use: ", hg_unit_name(s));
 	if (s->estimator)
 		hg_add_textf(a, para, "the %s estimator of the method page, which repeats on a "
 			"shared or virtual host where the guide's means move with its speed; a record "

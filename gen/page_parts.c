@@ -61,6 +61,8 @@ void hg_env_rows(hg_arena *a, hg_node *parent, const hg_system *s)
 	hg_fmt_clock(buf, sizeof(buf), s->governor, s->min_khz, s->max_khz, s->boost_name,
 		s->boost_state, s->smt);
 	hg_add_row2(a, t, "clock", buf);
+	if (s->counter)
+		hg_add_row2(a, t, "counter", hg_counter_row(a, s));
 	hg_add_row2(a, t, "memory", s->memory_mib >= 0 ? hg_printf(a, "%lld MiB", s->memory_mib) :
 		"not available");
 	hg_add_row2(a, t, "OS / kernel", hg_printf(a, "%s / %s", hg_or_na(s->os),

@@ -57,6 +57,12 @@ static size_t S_cpus(long long **out, const hg_sentinel *t)
 	return k;
 }
 
+/* One tick of the system's counter in the unit of its pages (its declared conversion, else 1). */
+static double S_per_tick(const hg_system *s)
+{
+	return s->cycles_per_tick > 0 ? s->cycles_per_tick : 1;
+}
+
 static double S_dev(const hg_reading *r, double median)
 {
 	return median > 0 ? ((double)r->cycles - median) / median * 100.0 : 0;
@@ -119,8 +125,8 @@ int hg_sentinel_svg(char **out, size_t *len, const hg_system *s)
 	for (k = 0; k < ncpu; k++) {
 		double m = S_median(t, cpus[k]);
 		series[k].points = pts + at;
-		labels[k] = hg_xprintf(S_one_sided(t) ? "CPU %lld (usual best %.0f cycles)" :
-			"CPU %lld (median %.0f cycles)", cpus[k], m);
+		labels[k] = hg_xprintf(S_one_sided(t) ? "CPU %lld (usual best %.0f %s)" :
+			"CPU %lld (median %.0f %s)", cpus[k], m * S_per_tick(s), hg_unit_name(s));
 		series[k].label = labels[k];
 		for (i = 0; i < t->nreadings; i++) {
 			const hg_reading *r = &t->readings[i];
@@ -131,17 +137,17 @@ int hg_sentinel_svg(char **out, size_t *len, const hg_system *s)
 			p->x = r->t_s;
 			p->y = S_dev(r, m);
 			p->outside = S_off(t, p->y);
-			p->title = labels[ncpu + i] = hg_xprintf("%.1f s, CPU %lld, %s%s%s%s: %lld cycles "
+			p->title = labels[ncpu + i] = hg_xprintf("%.1f s, CPU %lld, %s%s%s%s: %.0f %s "
 				"(%+.1f %%)", r->t_s, r->cpu, r->when, r->record ? " " : "",
 				r->record ? r->record : "", r->attempt > 0 ? " (measured again)" : "",
-				r->cycles, p->y);
+				(double)r->cycles * S_per_tick(s), hg_unit_name(s), p->y);
 			series[k].npoints++;
 		}
 	}
 	memset(&c, 0, sizeof(c));
-	c.title = hg_xprintf("Machine speed on %s: the sentinel workload's cycles during the "
-		"campaign", s->name);
-	c.desc = S_one_sided(t) ? hg_xprintf("One point per timing of the sentinel workload on "
+	c.title = hg_xprintf("Machine speed on %s: the sentinel workload's %s during the "
+		"campaign", s->name, hg_unit_name(s));
+	c.desc = hg_unit_words(s, S_one_sided(t) ? hg_xprintf("One point per timing of the sentinel workload on "
 		"system %s (%zu %s): x is the time since the campaign's start in seconds, y the "
 		"cycles in %% above or below the tenth percentile of that CPU's readings (the machine "
 		"at its usual best); one series per CPU. The shaded band is ±%g %%; readings more than "
@@ -152,16 +158,17 @@ int hg_sentinel_svg(char **out, size_t *len, const hg_system *s)
 		"seconds, y the cycles in %% above or below the median of that CPU's readings; one "
 		"series per CPU. The shaded band is ±%g %%; readings outside it are drawn as hollow "
 		"red markers.", s->name, t->nreadings, hg_plural(t->nreadings, "reading", "readings"),
-		t->limit_pct);
+		t->limit_pct));
 	c.x_label = "time since the campaign's start (s)";
-	c.y_label = S_one_sided(t) ? "cycles vs. the CPU's usual best (%)" :
-		"cycles vs. the CPU's median (%)";
+	c.y_label = hg_unit_words(s, hg_xprintf(S_one_sided(t) ?
+		"cycles vs. the CPU's usual best (%%)" : "cycles vs. the CPU's median (%%)"));
 	c.band = t->limit_pct;
 	c.series = series;
 	c.nseries = ncpu;
 	rc = hg_chart_trace_svg(out, len, &c);
 	free((char *)c.title);
 	free((char *)c.desc);
+	free((char *)c.y_label);
 	for (i = 0; i < 2 * t->nreadings + ncpu; i++)
 		free(labels[i]);
 	free(labels);
@@ -201,9 +208,9 @@ void hg_sentinel_method(hg_arena *a, hg_node *body, const hg_system *s)
 				"is not calm (see \"What disturbed means\" above).", t->limit_pct);
 		else
 			hg_add_textf(a, p, ". A record is measured again (at most twice) when the "
-				"workload's cycles before or after it lie more than %g %% from the campaign's "
+				"workload's %s before or after it lie more than %g %% from the campaign's "
 				"running median on that CPU, and is marked disturbed when they still do after "
-				"the retries.", t->limit_pct);
+				"the retries.", hg_unit_name(s), t->limit_pct);
 		{
 			long long nr = t->readings_count >= 0 ? t->readings_count : (long long)t->nreadings;
 			long long nm = t->remeasured_records >= 0 ? t->remeasured_records :
@@ -220,10 +227,10 @@ void hg_sentinel_method(hg_arena *a, hg_node *body, const hg_system *s)
 		}
 		p = hg_add(a, body, HG_PARA);
 		p->cls = "chart";
-		hg_add_image(a, p, "sentinel.svg", hg_printf(a, "Chart: the sentinel workload's cycles "
+		hg_add_image(a, p, "sentinel.svg", hg_printf(a, "Chart: the sentinel workload's %s "
 			"on %s against the time since the campaign's start, in %% of each CPU's %s, "
-			"with the ±%g %% band", s->name, S_one_sided(t) ? "usual best" : "median",
-			t->limit_pct), "chart");
+			"with the ±%g %% band", hg_unit_name(s), s->name, S_one_sided(t) ? "usual best" :
+			"median", t->limit_pct), "chart");
 	}
 	tbl = hg_add(a, body, HG_TABLE);
 	row = hg_add(a, tbl, HG_ROW);

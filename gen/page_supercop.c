@@ -97,8 +97,9 @@ void hg_supercop_basic(hg_arena *a, hg_node *body, const char *id, const hg_entr
 	}
 }
 
-/* The settings tried on one implementation, when there were several. */
-static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k)
+/* The settings tried on one implementation, when there were several; try's figure is read
+ * from the counter of the system's architecture, and converted and named as its figures are. */
+static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k, const hg_system *s)
 {
 	static const char *head[] = { "compiler", "checksumsmall", "checksumbig",
 		"cycles at 1536 B (try)", "result", NULL };
@@ -111,6 +112,7 @@ static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k)
 	hg_add_heading(a, body, 3, hg_printf(a, "Compiler settings tried: %s (%s)", k->instance,
 		k->implementation));
 	t = hg_add_table(a, body, head, num);
+	hg_unit_header(a, s, t);
 	for (i = 0; i < m->nsettings; i++) {
 		const hg_sc_setting *st = &m->settings[i];
 		hg_node *row = hg_add(a, t, HG_ROW), *c = hg_add(a, row, HG_CELL);
@@ -119,7 +121,8 @@ static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k)
 			hg_add_text(a, c, " (chosen)");
 		hg_add_cell(a, row, hg_fmt_sha_short(b, sizeof(b), st->checksumsmall), 0);
 		hg_add_cell(a, row, hg_fmt_sha_short(b, sizeof(b), st->checksumbig), 0);
-		hg_add_cell(a, row, st->cycles >= 0 ? hg_printf(a, "%lld", st->cycles) : "—", 1);
+		hg_add_cell(a, row, st->cycles < 0 ? "—" : s->cycles_per_tick > 0 ? hg_printf(a, "%.0f",
+			(double)st->cycles * s->cycles_per_tick) : hg_printf(a, "%lld", st->cycles), 1);
 		S_result(a, hg_add(a, row, HG_CELL), st->result, st->detail);
 	}
 }
@@ -161,8 +164,8 @@ static void S_checksum_rows(hg_arena *a, hg_node *t, const hg_kat *k)
 	}
 }
 
-void hg_supercop_kat(hg_arena *a, hg_node *body, const hg_entry *e, const hg_sysalg *sa,
-	hg_kat *const *kats, size_t nkats)
+void hg_supercop_kat(hg_arena *a, hg_node *body, const hg_system *s, const hg_entry *e,
+	const hg_sysalg *sa, hg_kat *const *kats, size_t nkats)
 {
 	static const char *head[] = { "implementation", "compiler", "checksum", "expected",
 		"obtained", "result", NULL };
@@ -191,7 +194,7 @@ void hg_supercop_kat(hg_arena *a, hg_node *body, const hg_entry *e, const hg_sys
 			S_checksum_rows(a, t, kats[i]);
 		for (i = 0; i < nkats; i++)
 			if (kats[i]->supercop && kats[i]->supercop->nsettings > 1)
-				S_settings(a, body, kats[i]);
+				S_settings(a, body, kats[i], s);
 	}
 	if (!pr || !pr->nnot_run)
 		return;

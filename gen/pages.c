@@ -169,7 +169,7 @@ static void S_kat_section(hg_arena *a, hg_node *body, const hg_system *s, const 
 	hg_add_heading(a, body, 2, "3. Functional testing (KAT)");
 	if (hg_supercop_page(e, sa)) {
 		kats = hg_kats_sorted(sa, e);
-		hg_supercop_kat(a, body, e, sa, kats, sa->nkats);
+		hg_supercop_kat(a, body, s, e, sa, kats, sa->nkats);
 		free(kats);
 		return;
 	}
@@ -250,6 +250,7 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 		hg_add_warning(a, p, "No timing records for this algorithm on this system.");
 	} else {
 		t = hg_add_table(a, body, head, num);
+		hg_unit_header(a, s, t);
 		for (i = 0; i < n; i++) {
 			const hg_record *r = recs[i];
 			hg_node *row = hg_add(a, t, HG_ROW), *c;
@@ -293,10 +294,11 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 	if (n) {
 		if (!hg_imported_perf_note(a, body, s, recs, n)) {
 			p = hg_add(a, body, HG_PARA);
-			hg_add_textf(a, p, "The guide's columns come from the timed rounds. Median cycles "
+			hg_add_textf(a, p, "The guide's columns come from the timed rounds. Median %s "
 				"and spread come from single calls timed one by one (%s): the spread is their "
 				"interquartile range as a percentage of their median; above %.0f %% a figure is "
-				"marked unstable. ", s->estimator && strcmp(s->estimator, HG_ESTIMATOR_MEAN) != 0 ?
+				"marked unstable. ", hg_unit_name(s),
+				s->estimator && strcmp(s->estimator, HG_ESTIMATOR_MEAN) != 0 ?
 				"in the fastest pass" : "after the rounds", limit);
 			hg_headline_perf_note(a, p, s);
 		} else {
@@ -305,9 +307,9 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 		if (chart) {
 			p = hg_add(a, body, HG_PARA);
 			p->cls = "chart";
-			hg_add_image(a, p, hg_printf(a, "%s.svg", id), hg_printf(a, "Chart: cycles per byte "
+			hg_add_image(a, p, hg_printf(a, "%s.svg", id), hg_printf(a, "Chart: %s per byte "
 				"against message size of each instance of %s on %s, with SM3 and SHA-256 as "
-				"grey dashed lines", id, s->name), "chart");
+				"grey dashed lines", hg_unit_name(s), id, s->name), "chart");
 		}
 		p = hg_add(a, body, HG_PARA);
 		hg_add_text(a, p, "Download the figures at full precision, each with the record it comes "
@@ -407,7 +409,7 @@ static void S_yard_row(hg_arena *a, hg_node *t, hg_node *label, double c1, doubl
 }
 
 static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_record **recs,
-	size_t n, const hg_yardsticks *y)
+	size_t n, const hg_yardsticks *y, const hg_system *s)
 {
 	static const char *head[] = { "implementation", "cycles/byte at 1024 B",
 		"cycles/byte at 65536 B", "relative to SM3 (reference) at 65536 B", NULL };
@@ -418,10 +420,12 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 
 	hg_add_heading(a, body, 2, "Compared with the baselines");
 	p = hg_add(a, body, HG_PARA);
-	hg_add_textf(a, p, "Headline cycles per byte on this system (section 4): each "
+	hg_add_textf(a, p, "Headline %s per byte on this system (section 4): each "
 		"instance of %s beside SM3 and SHA-256, their reference and OpenSSL implementations, "
-		"measured in the same campaign. Below 1.00 × is faster than the SM3 reference.", id);
+		"measured in the same campaign. Below 1.00 × is faster than the SM3 reference.",
+		hg_unit_name(s), id);
 	t = hg_add_table(a, body, head, num);
+	hg_unit_header(a, s, t);
 	for (i = 0; i < n; i++) {
 		hg_node *label;
 		int seen = 0;
@@ -477,7 +481,7 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	S_resource_section(a, body, recs, sa->nrecords);
 	S_evidence_section(a, body, s, sa);
 	if (y)
-		S_yardstick_section(a, body, id, recs, sa->nrecords, y);
+		S_yardstick_section(a, body, id, recs, sa->nrecords, y, s);
 	para = hg_add(a, body, HG_PARA);
 	hg_add_text(a, para, "Every algorithm measured on this system, side by side: ");
 	hg_add_link(a, para, "compare.html", hg_printf(a, "%s comparison", s->name), NULL);

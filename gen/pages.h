@@ -48,6 +48,24 @@ void hg_env_rows(hg_arena *a, hg_node *parent, const hg_system *s);
 hg_node *hg_evidence_row(hg_arena *a, hg_node *t, const hg_system *s, const hg_evfile *f,
 	const char *inst, const char *item);
 
+/* ---- the unit of a system's figures on its pages (page_units.c) ---- */
+
+/* text with the whole words "cycles" and "Cycles" named by s's unit (hg_unit_name): itself on a
+ * system whose figures are cycles, "ticks/byte" for "cycles/byte" on one whose are ticks. */
+const char *hg_unit_text(hg_arena *a, const hg_system *s, const char *text);
+/* The header row and title of a table named by s's unit, as hg_unit_text. */
+void hg_unit_header(hg_arena *a, const hg_system *s, hg_node *table);
+/* A figure of system s in a table headed in cur's unit: text, followed by s's unit when the two
+ * differ ("31.2 ticks" under "cycles/byte"); "—" stays as it is. */
+const char *hg_unit_cell(hg_arena *a, const hg_system *s, const hg_system *cur,
+	const char *text);
+/* The environment's counter row: which counter was read and what its readings are
+ * ("cntvct at 62.5 MHz: not the core's clock; the figures are counter ticks"). */
+const char *hg_counter_row(hg_arena *a, const hg_system *s);
+/* The method page's placeholders of the counter: counter, counter-hz, counter-unit (how its
+ * readings became the figures), unit, counter-read, empty-call; NULL for any other name. */
+const char *hg_counter_lookup(hg_arena *a, const hg_system *s, const char *name);
+
 /* ---- the headline figure on the pages (page_headline.c) ---- */
 
 /* The marks of a figure: † unstable, ‡ disturbed. */
@@ -141,10 +159,10 @@ int hg_supercop_page(const hg_entry *e, const hg_sysalg *sa);
 void hg_supercop_basic(hg_arena *a, hg_node *body, const char *id, const hg_entry *e,
 	hg_kat *const *kats, size_t nkats);
 /* Section 3 after its heading: the two checksums of each implementation, expected and obtained,
- * with the compiler setting used; the settings tried where there were several; the
- * implementations not run here with their reasons. */
-void hg_supercop_kat(hg_arena *a, hg_node *body, const hg_entry *e, const hg_sysalg *sa,
-	hg_kat *const *kats, size_t nkats);
+ * with the compiler setting used; the settings tried where there were several (try's figure in
+ * s's unit); the implementations not run here with their reasons. */
+void hg_supercop_kat(hg_arena *a, hg_node *body, const hg_system *s, const hg_entry *e,
+	const hg_sysalg *sa, hg_kat *const *kats, size_t nkats);
 
 /* ---- the eBASH-style table of a system (page_ebash.c) ---- */
 

@@ -25,7 +25,7 @@ void hg_template_free(void *template);
 
 typedef struct {
 	double x;      /* message bytes (> 0), drawn on a log2 axis */
-	double y;      /* cycles/byte; < 0: no figure at this size (the line has a gap there) */
+	double y;      /* cycles (or ticks) per byte; < 0: no figure at this size (a gap in the line) */
 	int hollow;    /* the figure is unstable or disturbed: drawn as a hollow marker */
 } hg_chart_point;
 
@@ -40,9 +40,11 @@ typedef struct {
 	const char *title, *desc;        /* the SVG's <title> and <desc> (say what is drawn) */
 	const hg_chart_series *series;
 	size_t nseries;
+	const char *y_label;             /* the unit of y: "ticks/byte"; NULL: "cycles/byte" */
 } hg_chart_lines;
 
-/* Cycles/byte against message size. *out is malloc'd, NUL-terminated SVG text; caller frees. */
+/* Cycles (or ticks) per byte against message size. *out is malloc'd, NUL-terminated SVG text;
+ * caller frees. */
 int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c);
 
 typedef struct {

@@ -161,7 +161,7 @@ static hg_chart_point *S_curve(double top)
 
 static xmlDocPtr S_lines(char **svg, const hg_chart_series *s, size_t n)
 {
-	hg_chart_lines c = { "the title", "the description", s, n };
+	hg_chart_lines c = { "the title", "the description", s, n, NULL };
 	size_t len = 0;
 	int rc = hg_chart_lines_svg(svg, &len, &c);
 	cr_assert_eq(rc, 0, "hg_chart_lines_svg failed: %s", hg_error_last());
@@ -379,7 +379,7 @@ Test(chart, markup_in_labels_stays_text)
 {
 	hg_chart_point *p[2] = { S_curve(40), S_curve(30) };
 	hg_chart_series s[2] = { { EVIL, p[0], 8, 0 }, { EVIL, p[1], 8, 1 } };
-	hg_chart_lines c = { EVIL, EVIL, s, 2 };
+	hg_chart_lines c = { EVIL, EVIL, s, 2, NULL };
 	xmlNodePtr g[4];
 	char *svg, *t;
 	size_t len;
@@ -410,7 +410,7 @@ Test(chart, broken_utf8_and_control_characters_still_give_xml)
 {
 	hg_chart_point *p = S_curve(40);
 	hg_chart_series s[1] = { { "bad \xff\xfe byte\x01 and \xe2\x82 cut", p, 8, 0 } };
-	hg_chart_lines c = { "t\x02", "d\xc0\xaf", s, 1 };
+	hg_chart_lines c = { "t\x02", "d\xc0\xaf", s, 1, NULL };
 	char *svg;
 	size_t len;
 	xmlDocPtr d;
@@ -430,7 +430,7 @@ Test(chart, same_input_same_bytes)
 	int hollow[8] = { 0, 0, 1, 0, 0, 1, 0, 0 };
 	hg_chart_point *p[3] = { S_points(y, hollow), S_curve(300), S_curve(30) };
 	hg_chart_series s[3] = { { "a", p[0], 8, 0 }, { "b", p[1], 8, 0 }, { "SM3", p[2], 8, 1 } };
-	hg_chart_lines c = { "t", "d", s, 3 };
+	hg_chart_lines c = { "t", "d", s, 3, NULL };
 	hg_chart_bar bars[2] = { { "a", 12.25, 0, 0 }, { "b", 3.5, 1, 1 } };
 	char *a, *b;
 	size_t la, lb;
@@ -593,7 +593,7 @@ Test(chart, no_figures_is_still_a_chart)
 	double y[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
 	hg_chart_point *p = S_points(y, NULL);
 	hg_chart_series s[1] = { { "nothing", p, 8, 0 } };
-	hg_chart_lines none = { "empty", "no series", NULL, 0 };
+	hg_chart_lines none = { "empty", "no series", NULL, 0, NULL };
 	char *svg;
 	size_t len;
 	xmlDocPtr d;
@@ -725,7 +725,7 @@ Test(chart, refuses_a_size_that_is_not_positive)
 {
 	hg_chart_point p[2] = { { 32, 10, 0 }, { 0, 5, 0 } };
 	hg_chart_series s[1] = { { "zero size", p, 2, 0 } };
-	hg_chart_lines c = { "t", "d", s, 1 };
+	hg_chart_lines c = { "t", "d", s, 1, NULL };
 	char *svg = (char *)"untouched";
 	size_t len = 7;
 

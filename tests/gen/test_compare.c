@@ -181,7 +181,7 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 		static const char *const mem[] = { "stack_bytes", "heap_peak_bytes", "heap_allocations",
 			"mmap_bytes", "text_bytes", "data_bytes" };
 		int seen_x86 = 0, seen_arm = 0;
-		cr_expect_eq(ncol, 32);
+		cr_expect_eq(ncol, 33);
 		cr_expect_str_eq(fields[0], "system");
 		/* the headline figure and its estimator follow the guide's columns */
 		cr_expect_str_eq(fields[12], "rounds");
@@ -196,11 +196,14 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 		/* a SUPERCOP implementation's path and compiler setting come last */
 		cr_expect_str_eq(fields[30], "supercop_path");
 		cr_expect_str_eq(fields[31], "supercop_compiler");
+		/* the unit of the counter figures: cycles, or ticks where the counter is not the core's clock */
+		cr_expect_str_eq(fields[32], "unit");
 		for (k = 0; k < ncol; k++)
 			free(fields[k]);
 		free(fields);
 		while (*p) {
-			cr_expect_eq(S_csv_record(&fields, &p), 32, "row %zu", rows);
+			cr_expect_eq(S_csv_record(&fields, &p), 33, "row %zu", rows);
+			cr_expect_str_eq(fields[32], "cycles", "row %zu", rows);
 			if (strcmp(fields[28], "data/x86_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
 				/* x86_1 is evidence of the current hashbench: the record's own figures */
 				cr_expect_str_eq(fields[22], "12352");
@@ -258,7 +261,7 @@ Test(compare, csv_quotes_what_needs_quoting)
 		free(fields[k]);
 	free(fields);
 	n = S_csv_record(&fields, &p);
-	cr_assert_eq(n, 32);
+	cr_assert_eq(n, 33);
 	cr_expect_str_eq(fields[2], "a,b \"c\"\nd");
 	cr_expect_str_eq(fields[5], "crash");
 	cr_expect_str_eq(fields[7], "", "no figure of a crashed record");

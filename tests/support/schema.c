@@ -98,6 +98,28 @@ static int S_check_record(json_t *j, const char *path, char **why)
 	return 0;
 }
 
+/* The unit of the figures (absent in evidence of earlier versions): cycles when the counter
+ * counts the core's cycles or a core clock converts its ticks, else ticks. */
+static int S_check_counter(json_t *c, const char *path, char **why)
+{
+	json_t *unit = json_object_get(c, "unit"), *counts, *core;
+	int cycles;
+	if (!unit)
+		return 0;
+	counts = json_object_get(c, "counts_core_cycles");
+	core = json_object_get(c, "core_hz");
+	if (!json_is_boolean(counts))
+		return S_fail(why, path, "counter.counts_core_cycles: expected a boolean", NULL);
+	if (!json_is_null(core) && !(json_is_integer(core) && json_integer_value(core) > 0))
+		return S_fail(why, path, "counter.core_hz: expected null or a clock in Hz", NULL);
+	if (!json_is_null(core) && !json_is_integer(json_object_get(c, "hz")))
+		return S_fail(why, path, "counter.core_hz: declared for a counter of no known rate", NULL);
+	cycles = json_is_true(counts) || !json_is_null(core);
+	if (!json_is_string(unit) || strcmp(json_string_value(unit), cycles ? "cycles" : "ticks"))
+		return S_fail(why, path, "counter.unit: expected ", cycles ? "cycles" : "ticks");
+	return 0;
+}
+
 static int S_check_system(json_t *j, const char *path, char **why)
 {
 	json_error_t err;
@@ -112,7 +134,7 @@ static int S_check_system(json_t *j, const char *path, char **why)
 			"counter", "name", &s, "hz", &v,
 			"campaign", "start", &s, "end", &v, "profile", &s, "hashbench", &s) != 0)
 		return S_fail(why, path, "", err.text);
-	return 0;
+	return S_check_counter(json_object_get(j, "counter"), path, why);
 }
 
 static int S_check_kat(json_t *j, const char *path, char **why)
