@@ -10,9 +10,9 @@
 
 /* 5: doubles as C99 hex floats (%a), exact and several times faster to print and read than
  * %.17g; 6: the stat of each page, so that a page the cache does not describe is not reused;
- * 7: a SUPERCOP implementation's path and compiler setting.
+ * 7: a SUPERCOP implementation's path and compiler setting; 8: the headline's interval.
  * A cache of another version is ignored (the build is then a clean one). */
-#define MAGIC "hashgen-cache 7"
+#define MAGIC "hashgen-cache 8"
 
 static int S_cmp_file(const void *a, const void *b)
 {
@@ -81,6 +81,9 @@ static void S_put_fig(FILE *f, const hg_fig *r)
 	S_put_str(f, r->supercop_path);
 	S_put_str(f, r->compiler);
 	fprintf(f, "\t%a\t%a", r->headline_cycles, r->headline_cpb);
+	fprintf(f, "\t%d\t%a\t%a\t%a\t%a\t%a\t%a", (int)r->headline_iv.state,
+		r->headline_iv.low_cycles, r->headline_iv.high_cycles, r->headline_iv.low_cpb,
+		r->headline_iv.high_cpb, r->headline_iv.half_pct, r->headline_iv.target_pct);
 	fprintf(f, "\t%llu\t%lld\t%d\t%a\t%a\t%a\t%a\t%llu\t%zu\t%a\t%a\t%d\t%d"
 		"\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", r->message_bytes, r->output_bytes, r->ok, r->mean_cycles,
 		r->cycles_per_byte, r->mean_ns, r->mb_per_s, r->calls, r->rounds, r->median_cycles,
@@ -89,17 +92,20 @@ static void S_put_fig(FILE *f, const hg_fig *r)
 		r->text_bytes, r->data_bytes);
 }
 
+/* The fields of an R line after its letter: 9 strings, 9 of the headline, 22 other figures. */
+#define S_NFIELDS 40
+
 /* One R line into the page's rows; 0 when the line is whole. */
 static int S_get_fig(hg_cpage *p, char *line)
 {
-	char *field[34], *rest = line + 1, *t;
-	int n = 0;
+	char *field[S_NFIELDS + 1], *rest = line + 1, *t;
+	int n = 0, iv;
 	hg_fig *r;
 	if (*rest++ != '\t')
 		return -1;
-	while ((t = strsep(&rest, "\t")) != NULL && n < 34)
+	while ((t = strsep(&rest, "\t")) != NULL && n < S_NFIELDS + 1)
 		field[n++] = t; /* strsep keeps empty fields (an empty string) */
-	if (n != 33)
+	if (n != S_NFIELDS)
 		return -1;
 	p->figs = realloc(p->figs, (p->nfigs + 1) * sizeof(hg_fig));
 	r = &p->figs[p->nfigs++];
@@ -118,28 +124,37 @@ static int S_get_fig(hg_cpage *p, char *line)
 	r->compiler = S_get_str(field[8]);
 	r->headline_cycles = strtod(field[9], NULL);
 	r->headline_cpb = strtod(field[10], NULL);
-	r->message_bytes = strtoull(field[11], NULL, 10);
-	r->output_bytes = strtoll(field[12], NULL, 10);
-	r->ok = atoi(field[13]);
-	r->mean_cycles = strtod(field[14], NULL);
-	r->cycles_per_byte = strtod(field[15], NULL);
-	r->mean_ns = strtod(field[16], NULL);
-	r->mb_per_s = strtod(field[17], NULL);
-	r->calls = strtoull(field[18], NULL, 10);
-	r->rounds = (size_t)strtoull(field[19], NULL, 10);
-	r->median_cycles = strtod(field[20], NULL);
-	r->spread_pct = strtod(field[21], NULL);
-	r->unstable = atoi(field[22]);
-	r->disturbed = atoi(field[23]);
-	r->static_bytes = strtoll(field[24], NULL, 10);
-	r->baseline_rss_kib = strtoll(field[25], NULL, 10);
-	r->peak_rss_kib = strtoll(field[26], NULL, 10);
-	r->stack_bytes = strtoll(field[27], NULL, 10);
-	r->heap_peak_bytes = strtoll(field[28], NULL, 10);
-	r->heap_allocations = strtoll(field[29], NULL, 10);
-	r->mmap_bytes = strtoll(field[30], NULL, 10);
-	r->text_bytes = strtoll(field[31], NULL, 10);
-	r->data_bytes = strtoll(field[32], NULL, 10);
+	iv = atoi(field[11]);
+	r->headline_iv.state = iv >= HG_IV_NONE && iv <= HG_IV_UNCONFIRMED ? (hg_iv_state)iv :
+		HG_IV_NONE;
+	r->headline_iv.low_cycles = strtod(field[12], NULL);
+	r->headline_iv.high_cycles = strtod(field[13], NULL);
+	r->headline_iv.low_cpb = strtod(field[14], NULL);
+	r->headline_iv.high_cpb = strtod(field[15], NULL);
+	r->headline_iv.half_pct = strtod(field[16], NULL);
+	r->headline_iv.target_pct = strtod(field[17], NULL);
+	r->message_bytes = strtoull(field[18], NULL, 10);
+	r->output_bytes = strtoll(field[19], NULL, 10);
+	r->ok = atoi(field[20]);
+	r->mean_cycles = strtod(field[21], NULL);
+	r->cycles_per_byte = strtod(field[22], NULL);
+	r->mean_ns = strtod(field[23], NULL);
+	r->mb_per_s = strtod(field[24], NULL);
+	r->calls = strtoull(field[25], NULL, 10);
+	r->rounds = (size_t)strtoull(field[26], NULL, 10);
+	r->median_cycles = strtod(field[27], NULL);
+	r->spread_pct = strtod(field[28], NULL);
+	r->unstable = atoi(field[29]);
+	r->disturbed = atoi(field[30]);
+	r->static_bytes = strtoll(field[31], NULL, 10);
+	r->baseline_rss_kib = strtoll(field[32], NULL, 10);
+	r->peak_rss_kib = strtoll(field[33], NULL, 10);
+	r->stack_bytes = strtoll(field[34], NULL, 10);
+	r->heap_peak_bytes = strtoll(field[35], NULL, 10);
+	r->heap_allocations = strtoll(field[36], NULL, 10);
+	r->mmap_bytes = strtoll(field[37], NULL, 10);
+	r->text_bytes = strtoll(field[38], NULL, 10);
+	r->data_bytes = strtoll(field[39], NULL, 10);
 	if (!r->instance || !r->implementation || !r->status || !r->record)
 		return -1;
 	return 0;

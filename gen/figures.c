@@ -65,6 +65,17 @@ static const char *S_kat_of(const hg_record *r, const hg_sysalg *sa)
 	return NULL;
 }
 
+/* The record's headline and its interval into its row. */
+static void S_headline_to_fig(hg_fig *f, const hg_record *r, const hg_figures_t *fg)
+{
+	hg_headline_fig h;
+	hg_headline_of(&h, r, fg);
+	f->headline_cycles = h.cycles;
+	f->headline_cpb = h.cpb;
+	f->headline_estimator = hg_xstrdup(h.estimator);
+	f->headline_iv = h.iv;
+}
+
 int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, const char *id,
 	const hg_sysalg *sa)
 {
@@ -106,13 +117,9 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 			f->mean_ns = fg.mean_ns;
 			f->mb_per_s = fg.mbps;
 			f->calls = fg.n;
-			{
-				hg_headline_fig h;
-				hg_headline_of(&h, r, &fg);
-				f->headline_cycles = h.cycles;
-				f->headline_cpb = h.cpb;
-				f->headline_estimator = hg_xstrdup(h.estimator);
-			}
+			S_headline_to_fig(f, r, &fg);
+		} else {
+			hg_iv_none(&f->headline_iv);
 		}
 		if (hg_record_spread(r, &median, &pct) == 0) {
 			f->median_cycles = median;
@@ -253,15 +260,75 @@ int hg_record_spread(const hg_record *r, double *median, double *pct)
 
 void hg_headline_of(hg_headline_fig *out, const hg_record *r, const hg_figures_t *mean)
 {
-	if (r->headline.present) {
-		out->cycles = r->headline.cycles_per_call;
-		out->cpb = r->headline.cycles_per_byte;
-		out->estimator = r->headline.estimator;
-	} else {
+	const hg_interval *iv = &r->headline.interval;
+
+	memset(out, 0, sizeof(*out));
+	hg_iv_none(&out->iv);
+	out->disturbed = r->disturbed;
+	out->bytes = r->message_bytes;
+	if (!r->headline.present) {
 		out->cycles = mean->mean_cycles;
 		out->cpb = mean->cycles_per_byte;
 		out->estimator = HG_ESTIMATOR_MEAN;
+		out->mean = 1;
+		return;
 	}
+	out->cycles = r->headline.cycles_per_call;
+	out->cpb = r->headline.cycles_per_byte;
+	out->estimator = r->headline.estimator;
+	if (iv->state == HG_IV_NONE)
+		return;
+	out->iv.state = iv->state;
+	out->iv.low_cycles = iv->low_cycles_per_call;
+	out->iv.high_cycles = iv->high_cycles_per_call;
+	out->iv.low_cpb = iv->low_cycles_per_byte;
+	out->iv.high_cpb = iv->high_cycles_per_byte;
+	out->iv.half_pct = iv->half_width_pct;
+	out->iv.target_pct = iv->target_pct;
+}
+
+void hg_iv_none(hg_iv *iv)
+{
+	iv->state = HG_IV_NONE;
+	iv->low_cycles = iv->high_cycles = iv->low_cpb = iv->high_cpb = -1;
+	iv->half_pct = iv->target_pct = -1;
+}
+
+void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f)
+{
+	memset(out, 0, sizeof(*out));
+	out->cycles = f->headline_cycles;
+	out->cpb = f->headline_cpb;
+	out->estimator = f->headline_estimator;
+	out->mean = !f->headline_estimator || strcmp(f->headline_estimator, HG_ESTIMATOR_MEAN) == 0;
+	out->iv = f->headline_iv;
+	out->disturbed = f->disturbed;
+	out->bytes = f->message_bytes;
+}
+
+/* The interval of a headline per byte, or its point when it has none. */
+static void S_bounds(const hg_headline_fig *h, double *lo, double *hi)
+{
+	*lo = h->iv.state != HG_IV_NONE ? h->iv.low_cpb : h->cpb;
+	*hi = h->iv.state != HG_IV_NONE ? h->iv.high_cpb : h->cpb;
+}
+
+int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b)
+{
+	double alo, ahi, blo, bhi;
+	if (a->iv.state == HG_IV_NONE && b->iv.state == HG_IV_NONE)
+		return 0;
+	S_bounds(a, &alo, &ahi);
+	S_bounds(b, &blo, &bhi);
+	return alo <= bhi && blo <= ahi;
+}
+
+int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b)
+{
+	double alo, ahi, blo, bhi;
+	S_bounds(a, &alo, &ahi);
+	S_bounds(b, &blo, &bhi);
+	return ahi < blo;
 }
 
 void hg_memory_to_fig(hg_fig *f, const hg_record *r)

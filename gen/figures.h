@@ -13,6 +13,14 @@
 #define HG_NSIZES 8
 extern const unsigned long long hg_sizes[HG_NSIZES];
 
+/* A headline's interval as the pages, charts and downloads use it: its state, its bounds per call
+ * and per byte, its half-width and the precision asked for, in % of the headline. */
+typedef struct {
+	hg_iv_state state;       /* HG_IV_NONE: no interval, the numbers are then -1 */
+	double low_cycles, high_cycles, low_cpb, high_cpb;
+	double half_pct, target_pct;
+} hg_iv;
+
 /* One timed record as a row of the downloads, the comparison pages and the charts: its raw
  * figures at full precision (the pages round them; the downloads do not). */
 typedef struct {
@@ -28,6 +36,7 @@ typedef struct {
 	 * "mean" (NULL when !ok) */
 	double headline_cycles, headline_cpb;
 	char *headline_estimator;
+	hg_iv headline_iv;       /* its interval */
 	unsigned long long calls;
 	size_t rounds;
 	double median_cycles, spread_pct; /* < 0: no single-call samples */
@@ -71,13 +80,27 @@ int hg_record_spread(const hg_record *r, double *median, double *pct);
 /* The estimator named for evidence without a headline: the guide's mean stands in. */
 #define HG_ESTIMATOR_MEAN "mean"
 
-/* The headline of a record whose guide's figures (from its rounds) are mean: the record's own,
- * else the mean's with estimator "mean". estimator is borrowed from r (or static). */
+/* The headline of one figure as the pages show it: the value, its interval and what marks it. */
 typedef struct {
 	double cycles, cpb;
-	const char *estimator;
+	const char *estimator;   /* borrowed (or static); NULL in a copy that outlives its record */
+	int mean;                /* the guide's mean stands in (evidence of an earlier hashbench) */
+	hg_iv iv;                /* its interval */
+	int disturbed;           /* the record's "disturbed" */
+	unsigned long long bytes; /* the message size */
 } hg_headline_fig;
+/* The headline of a record whose guide's figures (from its rounds) are mean: the record's own
+ * with its interval, else the mean's with estimator "mean". */
 void hg_headline_of(hg_headline_fig *out, const hg_record *r, const hg_figures_t *mean);
+/* No interval: state HG_IV_NONE, the numbers -1. */
+void hg_iv_none(hg_iv *iv);
+/* The headline of a row of figures (ok), as hg_headline_of gave it. */
+void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f);
+/* Are two headlines within noise of each other: does either have an interval, and do their
+ * intervals (a point for a figure without one) overlap? */
+int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b);
+/* Is a faster than b beyond noise: a's interval (or point) wholly below b's? */
+int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b);
 
 /* The record's memory figures into its row of raw figures. */
 void hg_memory_to_fig(hg_fig *f, const hg_record *r);
