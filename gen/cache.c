@@ -10,7 +10,8 @@
 
 /* 5: doubles as C99 hex floats (%a), exact and several times faster to print and read than
  * %.17g; 6: the stat of each page, so that a page the cache does not describe is not reused;
- * 7: a SUPERCOP implementation's path and compiler setting; 8: the headline's interval.
+ * 7: a SUPERCOP implementation's path and compiler setting; 8: the headline's interval (and
+ * no headline of a page: the index takes it from the page's rows).
  * A cache of another version is ignored (the build is then a clean one). */
 #define MAGIC "hashgen-cache 8"
 
@@ -178,7 +179,6 @@ void hg_cache_load(hg_cache *c, const char *path)
 		unsigned long long ino, size;
 		long long mtime;
 		hg_cpage *p;
-		double headline;
 		if (line[0] == 'F' && sscanf(line, "F %4095s %llu %llu %lld %64s", a, &ino, &size, &mtime,
 				sha) == 5) {
 			if (c->nfiles == fcap) {
@@ -198,8 +198,8 @@ void hg_cache_load(hg_cache *c, const char *path)
 				hg_cache_clear(c);
 				return;
 			}
-		} else if (line[0] == 'P' && sscanf(line, "P %4095s %4095s %64s %64s %lg %llu %llu %lld",
-				a, b, sha, own, &headline, &ino, &size, &mtime) == 8) {
+		} else if (line[0] == 'P' && sscanf(line, "P %4095s %4095s %64s %64s %llu %llu %lld",
+				a, b, sha, own, &ino, &size, &mtime) == 7) {
 			if (c->npages == pcap) {
 				pcap = pcap ? 2 * pcap : 256;
 				c->pages = realloc(c->pages, pcap * sizeof(hg_cpage));
@@ -210,7 +210,6 @@ void hg_cache_load(hg_cache *c, const char *path)
 			p->id = hg_xstrdup(b);
 			memcpy(p->key, sha, 65);
 			memcpy(p->own, own, 65);
-			p->headline = headline;
 			p->page_ino = ino;
 			p->page_size = size;
 			p->page_mtime_ns = mtime;
@@ -273,8 +272,8 @@ int hg_cache_save(const char *path, hg_cfile *files, size_t nfiles, hg_cpage *pa
 	fprintf(f, "%s\n", MAGIC);
 	for (i = 0; i < npages; i++) {
 		size_t k;
-		fprintf(f, "P %s %s %s %s %a %llu %llu %lld\n", pages[i].system, pages[i].id,
-			pages[i].key, pages[i].own, pages[i].headline, pages[i].page_ino, pages[i].page_size,
+		fprintf(f, "P %s %s %s %s %llu %llu %lld\n", pages[i].system, pages[i].id,
+			pages[i].key, pages[i].own, pages[i].page_ino, pages[i].page_size,
 			pages[i].page_mtime_ns);
 		for (k = 0; k < pages[i].nfigs; k++)
 			S_put_fig(f, &pages[i].figs[k]);

@@ -56,9 +56,9 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 		sr->baseline = 1;
 		sr->points = &points[np];
 		for (z = 0; z < HG_NSIZES; z++)
-			if (y->cpb[k][z] > 0) {
+			if (y->at[k][z].cpb > 0) {
 				points[np].x = (double)hg_sizes[z];
-				points[np].y = y->cpb[k][z];
+				points[np].y = y->at[k][z].cpb;
 				np++;
 				sr->npoints++;
 			}
@@ -89,7 +89,7 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 /* ---- "On other systems" ---- */
 
 void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const hg_system *cur,
-	const hg_sysfigs *all, size_t nall)
+	const hg_sysfigs *all, size_t nall, int *noted)
 {
 	static const char *head[] = { "instance", "system", "cycles/byte at 65536 B",
 		"cycles at 32 B", NULL };
@@ -97,6 +97,7 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 	const hg_fig **libs;
 	hg_node *p, *t, *row;
 	size_t i, k, m, nlibs = 0, total = 0;
+	int used = 0;
 
 	/* this system first, then the others in their order */
 	for (k = 0, m = 0; k < nall; k++)
@@ -137,7 +138,6 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 			const hg_sysfigs *o = order[k];
 			const hg_fig *f32 = NULL, *f64k = NULL;
 			hg_node *c;
-			char b[HG_FMT];
 			size_t w;
 			for (w = 0; w < o->nfigs; w++) {
 				if (!o->figs[w].ok || !hg_same_lib(&o->figs[w], libs[i]))
@@ -162,25 +162,15 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 				hg_add_link(a, c, hg_printf(a, "../%s/%s.html", o->system->name, id),
 					o->system->name, NULL);
 			}
-			hg_add_cell(a, row, f64k ? hg_fmt_cpb(b, sizeof(b), f64k->headline_cpb) : "—", 1);
-			hg_add_cell(a, row, f32 ? hg_fmt_cycles(b, sizeof(b), f32->headline_cycles) : "—", 1);
+			used |= hg_fig_cell(a, row, f64k, 0);
+			used |= hg_fig_cell(a, row, f32, 1);
 		}
+	hg_marks_legend(a, body, used, cur->spread_limit_pct, noted);
 	free(libs);
 	free(order);
 }
 
 /* ---- the comparison page ---- */
-
-/* A figure cell of a row with the marks of that figure; returns them. */
-static int S_fig_cell(hg_arena *a, hg_node *row, const char *text, const hg_fig *f,
-	const hg_system *s)
-{
-	hg_node *c = hg_add_cell(a, row, text, 1);
-	if (!f)
-		return 0;
-	return hg_marks_add(a, c, f->unstable, f->disturbed, f->message_bytes, f->spread_pct,
-		s->spread_limit_pct, f->headline_estimator);
-}
 
 static void S_lib_cells(hg_arena *a, hg_node *row, const hg_lib *l)
 {
@@ -228,8 +218,7 @@ static hg_node *S_head(hg_arena *a, hg_node *body, const char *const *head, cons
 }
 
 /* The speed row of a library: KAT, headline figures with their marks, MB/s, ratios. */
-static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, const hg_yardsticks *y,
-	const hg_system *s)
+static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, const hg_yardsticks *y)
 {
 	static const int yard[3] = { 0, 2, 3 };
 	hg_node *row = hg_add(a, t, HG_ROW), *c;
@@ -246,13 +235,11 @@ static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, const hg_yardst
 	} else {
 		hg_add_text(a, c, "—");
 	}
-	used |= S_fig_cell(a, row, l->f64k ? hg_fmt_cpb(b, sizeof(b), l->f64k->headline_cpb) : "—",
-		l->f64k, s);
-	used |= S_fig_cell(a, row, l->f32 ? hg_fmt_cycles(b, sizeof(b), l->f32->headline_cycles) :
-		"—", l->f32, s);
+	used |= hg_fig_cell(a, row, l->f64k, 0);
+	used |= hg_fig_cell(a, row, l->f32, 1);
 	hg_add_cell(a, row, l->f64k ? hg_fmt_mbps(b, sizeof(b), l->f64k->mb_per_s) : "—", 1);
 	for (k = 0; k < 3; k++) {
-		double ref = y->cpb[yard[k]][HG_AT_65536];
+		double ref = y->at[yard[k]][HG_AT_65536].cpb;
 		hg_add_cell(a, row, l->f64k && ref > 0 ?
 			hg_printf(a, "%.2f×", l->f64k->headline_cpb / ref) : "—", 1);
 	}
@@ -343,6 +330,7 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	hg_node *body = p->body, *para;
 	size_t nlibs, i, g;
 	hg_lib *libs = hg_libs_of(rows, n, &nlibs);
+	int noted = 0;
 
 	*charts = NULL;
 	*ncharts = 0;
@@ -355,7 +343,8 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	hg_add_text(a, para, "Every instance of every algorithm timed on this system, grouped by "
 		"digest length and sorted within a group by cycles per byte at 65536 B (fastest first). "
 		"Cycles are the headline figures, from an estimator that repeats on a shared or virtual "
-		"host (the guide's mean for evidence of an earlier hashbench); MB/s is the guide's mean. "
+		"host (the guide's mean for evidence of an earlier hashbench), each ± the half-width of "
+		"its interval; MB/s is the guide's mean. "
 		"Ratios divide an instance's cycles per byte at 65536 B by the yardstick's on the same "
 		"system: below 1.00× is faster. How the figures were taken: ");
 	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
@@ -381,8 +370,8 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		hg_add_heading(a, body, 2, hg_groups[g].heading);
 		t = S_head(a, body, head, num, hg_printf(a, "%s: speed", hg_groups[g].heading));
 		for (i = first; i < last; i++)
-			used |= S_speed_row(a, t, &libs[i], y, s);
-		hg_marks_legend(a, body, used, s->spread_limit_pct);
+			used |= S_speed_row(a, t, &libs[i], y);
+		hg_marks_legend(a, body, used, s->spread_limit_pct, &noted);
 		S_group_chart(a, body, libs, first, last, g, s, charts, ncharts);
 		S_memory_table(a, body, libs, first, last, hg_groups[g].heading);
 	}

@@ -306,31 +306,6 @@ void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f)
 	out->bytes = f->message_bytes;
 }
 
-/* The interval of a headline per byte, or its point when it has none. */
-static void S_bounds(const hg_headline_fig *h, double *lo, double *hi)
-{
-	*lo = h->iv.state != HG_IV_NONE ? h->iv.low_cpb : h->cpb;
-	*hi = h->iv.state != HG_IV_NONE ? h->iv.high_cpb : h->cpb;
-}
-
-int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b)
-{
-	double alo, ahi, blo, bhi;
-	if (a->iv.state == HG_IV_NONE && b->iv.state == HG_IV_NONE)
-		return 0;
-	S_bounds(a, &alo, &ahi);
-	S_bounds(b, &blo, &bhi);
-	return alo <= bhi && blo <= ahi;
-}
-
-int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b)
-{
-	double alo, ahi, blo, bhi;
-	S_bounds(a, &alo, &ahi);
-	S_bounds(b, &blo, &bhi);
-	return ahi < blo;
-}
-
 void hg_memory_to_fig(hg_fig *f, const hg_record *r)
 {
 	f->stack_bytes = r->memory.stack_bytes;
@@ -347,81 +322,74 @@ void hg_memory_to_fig(hg_fig *f, const hg_record *r)
 const char *const hg_yard_names[HG_NYARD] = { "SM3 (reference)", "SM3 (OpenSSL)",
 	"SHA-256 (reference)", "SHA-256 (OpenSSL)" };
 
-/* cycles/byte of a record when it is instance:impl at bytes and measured, else < 0 */
-static double S_cpb_match(const hg_record *r, const char *instance, const char *impl,
-	unsigned long long bytes)
+/* No headline: cpb and cycles -1, no interval. */
+static void S_no_headline(hg_headline_fig *out)
+{
+	memset(out, 0, sizeof(*out));
+	hg_iv_none(&out->iv);
+	out->cycles = out->cpb = -1;
+}
+
+/* The headline of a record when it is instance:impl at bytes and measured (0), else -1. */
+static int S_headline_match(hg_headline_fig *out, const hg_record *r, const char *instance,
+	const char *impl, unsigned long long bytes)
 {
 	hg_figures_t f;
-	hg_headline_fig h;
 	if (r->message_bytes == bytes && strcmp(r->instance, instance) == 0 &&
 		strcmp(r->implementation, impl) == 0 && strcmp(r->status, "ok") == 0 &&
 		hg_record_figures(&f, r) == 0) {
-		hg_headline_of(&h, r, &f);
-		return h.cpb;
+		hg_headline_of(out, r, &f);
+		return 0;
 	}
 	return -1;
 }
 
-static double S_cpb_of(const hg_record *recs, size_t n, const char *instance, const char *impl,
-	unsigned long long bytes)
+static void S_yard_of(hg_headline_fig *out, const hg_sysalg *sa, const char *instance,
+	const char *impl, unsigned long long bytes)
 {
 	size_t i;
-	double v = -1;
-	for (i = 0; i < n && v < 0; i++)
-		v = S_cpb_match(&recs[i], instance, impl, bytes);
-	return v;
+	int rc = -1;
+	S_no_headline(out);
+	for (i = 0; sa && i < sa->nrecords && rc != 0; i++)
+		rc = S_headline_match(out, &sa->records[i], instance, impl, bytes);
+	out->estimator = NULL; /* the records are not kept */
 }
 
 void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2)
 {
 	size_t k;
 	for (k = 0; k < HG_NSIZES; k++) {
-		out->cpb[0][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "reference",
-			hg_sizes[k]) : -1;
-		out->cpb[1][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "openssl",
-			hg_sizes[k]) : -1;
-		out->cpb[2][k] = sha2 ? S_cpb_of(sha2->records, sha2->nrecords, "SHA-256", "reference",
-			hg_sizes[k]) : -1;
-		out->cpb[3][k] = sha2 ? S_cpb_of(sha2->records, sha2->nrecords, "SHA-256", "openssl",
-			hg_sizes[k]) : -1;
+		S_yard_of(&out->at[0][k], sm3, "SM3", "reference", hg_sizes[k]);
+		S_yard_of(&out->at[1][k], sm3, "SM3", "openssl", hg_sizes[k]);
+		S_yard_of(&out->at[2][k], sha2, "SHA-256", "reference", hg_sizes[k]);
+		S_yard_of(&out->at[3][k], sha2, "SHA-256", "openssl", hg_sizes[k]);
 	}
 }
 
-double hg_records_cpb(hg_record *const *recs, size_t n, const hg_record *like,
-	unsigned long long bytes)
+int hg_records_headline_at(hg_headline_fig *out, hg_record *const *recs, size_t n,
+	const hg_record *like, unsigned long long bytes)
 {
 	size_t i;
-	double v = -1;
-	for (i = 0; i < n && v < 0; i++)
-		v = S_cpb_match(recs[i], like->instance, like->implementation, bytes);
-	return v;
+	int rc = -1;
+	S_no_headline(out);
+	for (i = 0; i < n && rc != 0; i++)
+		rc = S_headline_match(out, recs[i], like->instance, like->implementation, bytes);
+	return rc;
 }
 
-double hg_records_headline(hg_record *const *recs, size_t n)
+const hg_fig *hg_figs_headline(const hg_fig *figs, size_t n)
 {
-	double best = -1;
+	const hg_fig *best = NULL;
 	size_t i;
-	for (i = 0; i < n; i++) {
-		hg_figures_t f;
-		if (strcmp(recs[i]->implementation, "reference") == 0 &&
-			recs[i]->message_bytes == 65536 && strcmp(recs[i]->status, "ok") == 0 &&
-			hg_record_figures(&f, recs[i]) == 0) {
-			hg_headline_fig h;
-			hg_headline_of(&h, recs[i], &f);
-			return h.cpb;
-		}
-	}
+	for (i = 0; i < n; i++)
+		if (strcmp(figs[i].implementation, "reference") == 0 && figs[i].message_bytes == 65536 &&
+			figs[i].ok)
+			return &figs[i];
 	/* a SUPERCOP primitive has no "reference": its fastest implementation, as eBASH shows it */
-	for (i = 0; i < n; i++) {
-		hg_figures_t f;
-		hg_headline_fig h;
-		if (!recs[i]->sc_path || recs[i]->message_bytes != 65536 ||
-			strcmp(recs[i]->status, "ok") != 0 || (recs[i]->kat &&
-			strcmp(recs[i]->kat, "PASS") != 0) || hg_record_figures(&f, recs[i]) != 0)
-			continue;
-		hg_headline_of(&h, recs[i], &f);
-		if (best < 0 || h.cpb < best)
-			best = h.cpb;
-	}
+	for (i = 0; i < n; i++)
+		if (figs[i].supercop_path && figs[i].message_bytes == 65536 && figs[i].ok &&
+			(!figs[i].kat || strcmp(figs[i].kat, "PASS") == 0) &&
+			(!best || figs[i].headline_cpb < best->headline_cpb))
+			best = &figs[i];
 	return best;
 }

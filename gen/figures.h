@@ -66,14 +66,10 @@ hg_record **hg_records_sorted(const hg_sysalg *sa, const hg_entry *e);
 hg_kat **hg_kats_sorted(const hg_sysalg *sa, const hg_entry *e);
 /* The derived figures of a record's rounds (genutil.h); 0, or -1 when they give none. */
 int hg_record_figures(hg_figures_t *f, const hg_record *r);
-/* The headline cycles/byte of the first of recs that is like's instance and implementation at
- * bytes and measured; < 0 when there is none. */
-double hg_records_cpb(hg_record *const *recs, size_t n, const hg_record *like,
-	unsigned long long bytes);
-/* The headline of an algorithm on a system from its records in page order: headline cycles/byte
- * at 65536 B of the first reference instance (a SUPERCOP primitive: of its fastest
- * implementation that passed); < 0 when there is none. */
-double hg_records_headline(hg_record *const *recs, size_t n);
+/* The headline of an algorithm on a system from its rows in page order: the row at 65536 B of
+ * the first reference instance (a SUPERCOP primitive: of its fastest implementation that
+ * passed); NULL when there is none. */
+const hg_fig *hg_figs_headline(const hg_fig *figs, size_t n);
 /* Median of the single-call samples and their interquartile range in % of it; -1: too few. */
 int hg_record_spread(const hg_record *r, double *median, double *pct);
 
@@ -96,22 +92,21 @@ void hg_headline_of(hg_headline_fig *out, const hg_record *r, const hg_figures_t
 void hg_iv_none(hg_iv *iv);
 /* The headline of a row of figures (ok), as hg_headline_of gave it. */
 void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f);
-/* Are two headlines within noise of each other: does either have an interval, and do their
- * intervals (a point for a figure without one) overlap? */
-int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b);
-/* Is a faster than b beyond noise: a's interval (or point) wholly below b's? */
-int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b);
 
+/* The headline of the first of recs that is like's instance and implementation at bytes and
+ * measured; -1 when there is none (out->cpb is then -1). */
+int hg_records_headline_at(hg_headline_fig *out, hg_record *const *recs, size_t n,
+	const hg_record *like, unsigned long long bytes);
 /* The record's memory figures into its row of raw figures. */
 void hg_memory_to_fig(hg_fig *f, const hg_record *r);
 
 /* ---- the yardsticks ---- */
 
-/* The yardsticks of a system: cycles/byte of SM3 and SHA-256, reference and OpenSSL, at each
- * size of hg_sizes (< 0 when not measured there). */
+/* The yardsticks of a system: the headlines of SM3 and SHA-256, reference and OpenSSL, at each
+ * size of hg_sizes (cpb < 0 when not measured there; estimator NULL). */
 #define HG_NYARD 4
 typedef struct {
-	double cpb[HG_NYARD][HG_NSIZES];
+	hg_headline_fig at[HG_NYARD][HG_NSIZES];
 } hg_yardsticks;
 #define HG_AT_1024 3
 #define HG_AT_65536 7

@@ -85,12 +85,10 @@ static void S_primitive_cell(hg_arena *a, hg_node *row, const char *alg, const c
 		hg_add_textf(a, c, " (%s)", alg);
 }
 
-static int S_row(hg_arena *a, hg_node *t, const S_prim *p, const hg_fig *const *rows,
-	const hg_system *s)
+static int S_row(hg_arena *a, hg_node *t, const S_prim *p, const hg_fig *const *rows)
 {
 	const hg_fig *any = rows[p->first];
 	hg_node *row = hg_add(a, t, HG_ROW), *c;
-	char b[HG_FMT];
 	size_t k;
 	int used = 0;
 
@@ -105,13 +103,8 @@ static int S_row(hg_arena *a, hg_node *t, const S_prim *p, const hg_fig *const *
 		hg_add_code(a, c, p->best->compiler)->cls = "compiler";
 	else
 		hg_add_text(a, c, "—");
-	for (k = 0; k < HG_EBASH_NSIZES; k++) {
-		const hg_fig *f = p->at[k];
-		c = hg_add_cell(a, row, f ? hg_fmt_cpb(b, sizeof(b), f->headline_cpb) : "—", 1);
-		if (f)
-			used |= hg_marks_add(a, c, f->unstable, f->disturbed, f->message_bytes,
-				f->spread_pct, s->spread_limit_pct, f->headline_estimator);
-	}
+	for (k = 0; k < HG_EBASH_NSIZES; k++)
+		used |= hg_fig_cell(a, row, p->at[k], 0);
 	return used;
 }
 
@@ -133,8 +126,8 @@ static void S_intro(hg_arena *a, hg_node *body, const hg_system *s)
 		"fastest implementation (by the headline figure at the longest message it was timed "
 		"at) with the compiler setting SUPERCOP built it with, and that implementation's "
 		"cycles per byte at each message length, fastest first. Cycles are the headline "
-		"figures, from an estimator that repeats on a shared or virtual host, not eBASH's "
-		"median of medians. ");
+		"figures, each ± the half-width of its interval, from an estimator that repeats on a "
+		"shared or virtual host, not eBASH's median of medians. ");
 	hg_add_text(a, hg_add(a, para, HG_EMPH), "long");
 	hg_add_text(a, para, " is the figure measured at 65536 B, not eBASH's extrapolation to "
 		"unbounded messages; the other columns are message lengths in bytes; — marks a length "
@@ -169,7 +162,7 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	t = hg_add_table(a, body, head, num);
 	t->title = "Cycles per byte of each primitive's fastest implementation";
 	for (i = 0; i < nprims; i++)
-		used |= S_row(a, t, &prims[i], rows, s);
+		used |= S_row(a, t, &prims[i], rows);
 	for (i = 0; i < nids; i++) {
 		hg_node *row;
 		size_t k;
@@ -182,7 +175,7 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 		for (k = 0; k < HG_EBASH_NSIZES; k++)
 			hg_add_cell(a, row, "—", 1);
 	}
-	hg_marks_legend(a, body, used, s->spread_limit_pct);
+	hg_marks_legend(a, body, used, s->spread_limit_pct, NULL);
 	hg_add_downloads(a, body, "the record each comes from, its SUPERCOP path and compiler "
 		"setting, and its SHA-256");
 	free(prims);

@@ -319,3 +319,18 @@ Test(format, reference_report_strings)
 	cr_expect_str_eq(hg_fmt_utc(b, sizeof b, "2026-09-28T15:05:46Z"), "2026-09-28T15:05:46");
 	cr_expect_str_eq(hg_fmt_utc(b, sizeof b, "2026-09-29T08:43:52Z"), "2026-09-29T08:43:52");
 }
+
+Test(format, a_figure_with_its_interval_keeps_its_unit_and_decimals)
+{
+	cr_expect_str_eq(hg_fmt_cpb_pm(b, sizeof b, 7.62, 0.04), "7.6 ± 0.0");
+	cr_expect_str_eq(hg_fmt_cpb_pm(b, sizeof b, 9.7192, 0.2430), "9.7 ± 0.2");
+	cr_expect_str_eq(hg_fmt_cpb_pm(b, sizeof b, 95.7, 12.25), "95.7 ± 12.3");
+	cr_expect_str_eq(hg_fmt_cpb_pm(b, sizeof b, 9.7, -1), "9.7", "no interval: the figure alone");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 1183.4, 4.7), "1183 ± 5");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 657600, 2630), "657.6 k ± 2.6 k");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 9999.5, 20), "10.0 k ± 0.0 k",
+		"the unit is the rounded figure's");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 1550000, 31000), "1.55 M ± 0.03 M");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 3061, NAN), "3061");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, NAN, 3), NA);
+}

@@ -135,18 +135,19 @@ Test(headline, comparison_page_and_downloads_use_the_records_headline)
 	/* the comparison page shows and ranks by the headline: 9.2, not 10.0 */
 	p = hb_path_join(site, "x86_1/compare.md");
 	text = S_read(p);
-	cr_expect(strstr(text, "| [hash-15](hash-15.html) | `litchi_256` (reference) | PASS | 9.2 |")
-		!= NULL, "%s", text);
-	/* the disturbed figure of litchi_512 at 32 B carries its marks and the legend explains them */
-	cr_expect(strstr(text, "| 1571†‡ |") != NULL, "%s", text);
-	cr_expect(strstr(text, "‡ disturbed: the figure at that size was not confirmed") != NULL);
+	cr_expect(strstr(text, "| [hash-15](hash-15.html) | `litchi_256` (reference) | PASS | "
+		"9.2 ± 0.0 |") != NULL, "%s", text);
+	/* the unconfirmed figure of litchi_512 at 32 B carries its mark and the legend explains it */
+	cr_expect(strstr(text, "| 1571 ± 79‡ |") != NULL, "%s", text);
+	cr_expect(strstr(text, "‡ on a headline figure: its interval is wide (its half-width is "
+		"above the precision the campaign asked for) or unconfirmed (no calm pass lies within "
+		"it).") != NULL, "%s", text);
 	free(text);
 	free(p);
 	p = hb_path_join(site, "x86_1/compare.html");
 	text = S_read(p);
-	cr_expect(strstr(text, "<span class=\"mark\" title=\"disturbed at 32 B: not confirmed: no "
-		"second pass came within 2 % of the fastest") != NULL,
-		"the mark says what it means and at which size");
+	cr_expect(strstr(text, "<span class=\"mark\" title=\"unconfirmed at 32 B: no calm pass within "
+		"its interval\">‡</span>") != NULL, "the mark says what it means and at which size");
 	cr_expect(strstr(text, "role=\"region\" aria-label=\"512-bit digests: speed\" tabindex=\"0\"")
 		!= NULL, "a named scroll region reachable from the keyboard");
 	free(text);
@@ -173,9 +174,11 @@ Test(headline, algorithm_page_shows_the_guides_columns_and_the_headline)
 	cr_expect(strstr(md, "| instance | message | mean cycles | cycles/byte | mean time | MB/s | n | "
 		"headline cycles/byte | median cycles | spread |") != NULL, "%s", md);
 	cr_expect(strstr(md, "| `litchi_256` | 65536 B | 657.6 k | 10.0 | 313 µs | 209.3 | "
-		"9595 (5 × 1919) | 9.2 |") != NULL, "%s", md);
-	cr_expect(strstr(md, "| 49.1†‡ |") != NULL, "the disturbed, unstable figure is marked");
-	cr_expect(strstr(md, "† unstable: ") != NULL && strstr(md, "‡ disturbed: ") != NULL);
+		"9595 (5 × 1919) | 9.2 ± 0.0 |") != NULL, "%s", md);
+	/* the unconfirmed headline is marked on itself, the unstable spread on the spread */
+	cr_expect(strstr(md, "| 49.1 ± 2.5‡ | 1802 | ± 11.5 %† (2 retries) |") != NULL, "%s", md);
+	cr_expect(strstr(md, "† on a spread: unstable") != NULL && strstr(md, "‡ on a headline "
+		"figure: ") != NULL, "%s", md);
 	free(md);
 
 	/* an earlier version's page: the headline column repeats the mean */

@@ -1,0 +1,225 @@
+/* test_interval.c — each headline figure with its interval, as a reader sees the pages of the
+ * fixture (tests/fixtures/data): x86_1's records carry an interval (litchi_512's wide at 65536 B
+ * and unconfirmed at 32 B, the others narrow), arm_1's are evidence of an earlier hashbench
+ * without one. The figure shows ± its half-width; ‡ sits on a headline only where its interval is
+ * wide or unconfirmed (for earlier evidence: where it is disturbed), † only on a spread; a page
+ * with figures without an interval says so once. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "genutil.h"
+#include "golden.h"
+#include "support.h"
+
+#define DATA HBT_FIXTURES "/data"
+
+#define EXPECT_HAS(text, want) cr_expect(strstr((text), (want)) != NULL, "no %s in:\n%s", \
+	(want), (text))
+
+/* The fixture's site, built into a folder of the test's own; returns the site's path. */
+static char *S_site(const char *name, const char *data)
+{
+	char *root = hbt_tmpdir(name), *site = hb_path_join(root, "site"), *err = NULL;
+	cr_assert_eq(hbt_site_build(data, site, 0, &err), 0, "%s", err);
+	free(err);
+	free(root);
+	return site;
+}
+
+static char *S_page(const char *site, const char *rel)
+{
+	char *path = hb_path_join(site, rel), *text;
+	size_t len;
+	cr_assert_eq(hg_read_file(&text, &len, path), 0, "%s", hg_error_last());
+	free(path);
+	return text;
+}
+
+/* How many times want is in text. */
+static size_t S_count(const char *text, const char *want)
+{
+	size_t n = 0;
+	const char *p;
+	for (p = strstr(text, want); p; p = strstr(p + 1, want))
+		n++;
+	return n;
+}
+
+/* The cell of column col of the Markdown table row that starts at line, copied into buf; 0 when
+ * the row has fewer cells. Columns count from the second (the first has no " | " before it). */
+static int S_cell(char *buf, size_t n, const char *line, size_t col)
+{
+	const char *p = line, *eol = strchr(line, '\n'), *end;
+	size_t k;
+	for (k = 0; k <= col; k++) {
+		p = strstr(p, " | ");
+		if (!p || p > eol)
+			return 0;
+		p += 3;
+	}
+	end = strstr(p, " |");
+	snprintf(buf, n, "%.*s", (int)(end - p), p);
+	return 1;
+}
+
+/* The column (counted as S_cell counts) of the table whose header row starts at head named
+ * name. */
+static size_t S_column(const char *head, const char *name)
+{
+	const char *eol = strchr(head, '\n'), *p;
+	size_t col = 0, len = strlen(name);
+	for (p = strstr(head, " | "); p && p < eol; p = strstr(p + 3, " | ")) {
+		if (strncmp(p + 3, name, len) == 0 && strncmp(p + 3 + len, " |", 2) == 0)
+			return col;
+		col++;
+	}
+	cr_assert_fail("no column %s in %.*s", name, (int)(eol - head), head);
+	return 0;
+}
+
+/* The cells of column name of section 4's table of an algorithm page (at most 8). */
+static size_t S_section4_column(char out[8][256], const char *md, const char *name)
+{
+	const char *head = strstr(md, "| instance | message | mean cycles"), *line;
+	size_t col, n = 0;
+
+	cr_assert_not_null(head, "no performance table in %s", md);
+	col = S_column(head, name);
+	for (line = strchr(head, '\n') + 1; *line == '|' && n < 8; line = strchr(line, '\n') + 1)
+		if (strncmp(line, "| ---", 5) != 0)
+			cr_assert(S_cell(out[n++], 256, line, col), "%s", line);
+	return n;
+}
+
+static size_t S_headlines(char out[8][256], const char *md)
+{
+	return S_section4_column(out, md, "headline cycles/byte");
+}
+
+Test(interval, each_headline_shows_its_interval_on_the_algorithm_and_comparison_pages)
+{
+	char *site = S_site("iv-pm", DATA), *md = S_page(site, "x86_1/hash-15.md");
+	char *html;
+
+	/* section 4: the headline ± its half-width in its own unit and decimals */
+	EXPECT_HAS(md, "| 9595 (5 × 1919) | 9.2 ± 0.0 | 656.3 k | ± 0.0 % (1 retry) |");
+	EXPECT_HAS(md, "| 100000 (5 × 20000) | 37.0 ± 0.1 | 1223 | ± 0.3 % |");
+	/* "On other systems": per byte and per call, arm_1's figures alone */
+	EXPECT_HAS(md, "| `litchi_256` (reference) | **x86_1 (this page)** | 9.2 ± 0.0 | 1183 ± 5 |");
+	EXPECT_HAS(md, "| `litchi_256` (reference) | [arm_1](../arm_1/hash-15.html) | 10.0 | 1222 |");
+	free(md);
+	html = S_page(site, "x86_1/hash-15.html");
+	EXPECT_HAS(html, ">9.2 ± 0.0</td>");
+	free(html);
+	md = S_page(site, "x86_1/compare.md");
+	EXPECT_HAS(md, "| [hash-15](hash-15.html) | `litchi_256` (reference) | PASS | 9.2 ± 0.0 | "
+		"1183 ± 5 |");
+	free(md);
+	html = S_page(site, "x86_1/compare.html");
+	EXPECT_HAS(html, ">1183 ± 5</td>");
+	free(html);
+	/* the index and the system's page too */
+	html = S_page(site, "index.html");
+	EXPECT_HAS(html, ">9.7 ± 0.2 cycles/byte</a><span class=\"mark\" title=\"wide at 65536 B");
+	free(html);
+	free(site);
+}
+
+Test(interval, a_wide_or_unconfirmed_headline_carries_the_mark_that_says_so)
+{
+	char *site = S_site("iv-marks", DATA), *html = S_page(site, "x86_1/hash-15.html");
+	char *md = S_page(site, "x86_1/hash-15.md");
+
+	EXPECT_HAS(html, ">9.7 ± 0.2<span class=\"mark\" title=\"wide at 65536 B: ± 2.5 %, wider "
+		"than the ± 2 % asked for\">‡</span></td>");
+	EXPECT_HAS(html, ">49.1 ± 2.5<span class=\"mark\" title=\"unconfirmed at 32 B: no calm pass "
+		"within its interval\">‡</span></td>");
+	/* a narrow one has none */
+	EXPECT_HAS(md, "| 9595 (5 × 1919) | 9.2 ± 0.0 |");
+	EXPECT_HAS(md, "‡ on a headline figure: its interval is wide (its half-width is above the "
+		"precision the campaign asked for) or unconfirmed (no calm pass lies within it).");
+	free(md);
+	free(html);
+	md = S_page(site, "x86_1/compare.md");
+	EXPECT_HAS(md, "| [hash-15](hash-15.html) | `litchi_512` (reference) | PASS | 9.7 ± 0.2‡ | "
+		"1571 ± 79‡ |");
+	free(md);
+	free(site);
+}
+
+Test(interval, the_dagger_sits_on_the_spread_never_on_a_headline)
+{
+	char *site = S_site("iv-dagger", DATA), *md = S_page(site, "x86_1/hash-15.md");
+	const char *pages[] = { "x86_1/compare.md", "x86_1/ebash.md", "arm_1/compare.md", NULL };
+	char heads[8][256], spreads[8][256];
+	size_t rows = S_headlines(heads, md), i, daggers = 0;
+
+	cr_expect_eq(S_section4_column(spreads, md, "spread"), rows);
+	for (i = 0; i < rows; i++) {
+		cr_expect_null(strstr(heads[i], "†"), "† on a headline: %s", heads[i]);
+		daggers += strstr(spreads[i], "†") != NULL;
+	}
+	cr_expect_eq(rows, 4);
+	cr_expect_eq(daggers, 1, "litchi_512's spread at 32 B is above the limit");
+	EXPECT_HAS(md, "| ± 11.5 %† (2 retries) |");
+	EXPECT_HAS(md, "† on a spread: unstable, the single calls at that size spread more than 5 %");
+	free(md);
+	/* the pages without single calls have no † at all */
+	for (i = 0; pages[i]; i++) {
+		md = S_page(site, pages[i]);
+		cr_expect_null(strstr(md, "†"), "† on %s", pages[i]);
+		free(md);
+	}
+	free(site);
+}
+
+Test(interval, earlier_evidence_renders_without_one_and_the_page_says_so_once)
+{
+	static const char note[] = "A figure without ± has no interval: evidence of an earlier "
+		"hashbench (or of another tool) gives none.";
+	char *site = S_site("iv-earlier", DATA), *md = S_page(site, "arm_1/hash-15.md");
+
+	char cells[8][256];
+	size_t n = S_headlines(cells, md), i;
+
+	EXPECT_HAS(md, "| 12385 (5 × 2477) | 10.0 | 656.3 k | ± 0.0 % |");
+	cr_expect_eq(S_count(md, note), 1, "%s", md);
+	cr_expect_eq(n, 4);
+	for (i = 0; i < n; i++)
+		cr_expect_null(strstr(cells[i], "±"), "no interval on arm_1's headlines: %s", cells[i]);
+	free(md);
+	/* two groups of figures without an interval: said once */
+	md = S_page(site, "arm_1/compare.md");
+	cr_expect_eq(S_count(md, note), 1, "%s", md);
+	free(md);
+	/* x86_1's page shows arm_1's figures in "On other systems" */
+	md = S_page(site, "x86_1/hash-15.md");
+	cr_expect_eq(S_count(md, note), 1, "%s", md);
+	free(md);
+	md = S_page(site, "index.html");
+	cr_expect_eq(S_count(md, note), 1, "%s", md);
+	free(md);
+	free(site);
+}
+
+Test(interval, earlier_evidence_keeps_its_disturbed_mark)
+{
+	char *root = hbt_tmpdir("iv-disturbed"), *data = hb_path_join(root, "data");
+	char *cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data), *site, *html;
+
+	cr_assert_eq(system(cmd), 0);
+	hbt_replace(data, "arm_1/records/hash-15/litchi_256__hash_32.json", "\"disturbed\": false",
+		"\"disturbed\": true");
+	site = S_site("iv-disturbed-site", data);
+	html = S_page(site, "arm_1/hash-15.html");
+	EXPECT_HAS(html, ">38.2<span class=\"mark\" title=\"disturbed at 32 B: its rounds still lay "
+		"far apart after the retries\">‡</span></td>");
+	EXPECT_HAS(html, "‡ on a figure without an interval: disturbed");
+	free(html);
+	free(site);
+	free(cmd);
+	free(data);
+	free(root);
+}
