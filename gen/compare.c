@@ -13,6 +13,21 @@ static const char *S_label(hg_arena *a, const hg_fig *f)
 	return hg_printf(a, "%s (%s)", f->instance, f->implementation);
 }
 
+/* Is a headline drawn hatched or hollow: its interval wide or unconfirmed, or, without one,
+ * the figure disturbed? */
+static int S_doubtful(const hg_iv *iv, int disturbed)
+{
+	return iv->state == HG_IV_WIDE || iv->state == HG_IV_UNCONFIRMED ||
+		(iv->state == HG_IV_NONE && disturbed);
+}
+
+/* The interval of a headline per byte as a whisker's bounds (0: none). */
+static void S_whisker(double *lo, double *hi, const hg_iv *iv)
+{
+	*lo = iv->state != HG_IV_NONE ? iv->low_cpb : 0;
+	*hi = iv->state != HG_IV_NONE ? iv->high_cpb : 0;
+}
+
 /* ---- the chart of an algorithm page ---- */
 
 int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, const char *name,
@@ -41,7 +56,8 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 			continue;
 		points[np].x = (double)figs[i].message_bytes;
 		points[np].y = figs[i].headline_cpb;
-		points[np].hollow = figs[i].unstable || figs[i].disturbed;
+		points[np].hollow = S_doubtful(&figs[i].headline_iv, figs[i].disturbed);
+		S_whisker(&points[np].lo, &points[np].hi, &figs[i].headline_iv);
 		np++;
 		sr->npoints++;
 	}
@@ -59,6 +75,8 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 			if (y->at[k][z].cpb > 0) {
 				points[np].x = (double)hg_sizes[z];
 				points[np].y = y->at[k][z].cpb;
+				points[np].hollow = S_doubtful(&y->at[k][z].iv, y->at[k][z].disturbed);
+				S_whisker(&points[np].lo, &points[np].hi, &y->at[k][z].iv);
 				np++;
 				sr->npoints++;
 			}
@@ -69,7 +87,8 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 	desc = hg_xprintf("Headline cycles per byte (vertical axis) of each instance and "
 		"implementation of %s at message sizes from 32 B to 64 KiB (horizontal axis, "
 		"logarithmic) on system %s. Thin grey dashed lines: SM3 and SHA-256, reference and "
-		"OpenSSL, on the same system. Hollow markers: figures marked unstable or disturbed.",
+		"OpenSSL, on the same system. Whiskers: each figure's interval. Hollow markers: figures "
+		"whose interval is wide or unconfirmed (without an interval: disturbed).",
 		name, s->name);
 	c.title = title;
 	c.desc = desc;
@@ -289,7 +308,8 @@ static void S_group_chart(hg_arena *a, hg_node *body, const hg_lib *libs, size_t
 			continue;
 		bars[nbars].label = S_label(a, l->any);
 		bars[nbars].value = l->f64k->headline_cpb;
-		bars[nbars].hollow = l->f64k->unstable || l->f64k->disturbed;
+		bars[nbars].hollow = S_doubtful(&l->f64k->headline_iv, l->f64k->disturbed);
+		S_whisker(&bars[nbars].lo, &bars[nbars].hi, &l->f64k->headline_iv);
 		bars[nbars].baseline = hg_yardstick_alg(l->any->algorithm);
 		nbars++;
 	}
@@ -300,8 +320,9 @@ static void S_group_chart(hg_arena *a, hg_node *body, const hg_lib *libs, size_t
 	title = hg_xprintf("%s on %s: cycles per byte at 65536 B", hg_groups[g].heading, s->name);
 	desc = hg_xprintf("One bar per instance and implementation of the group \"%s\" on system "
 		"%s, in the order of the table: headline cycles per byte at 65536 B (shorter is "
-		"faster). Grey bars: the bundled baselines (SM3, SHA-2, SHA-3). Outlined bars: figures "
-		"marked unstable or disturbed.", hg_groups[g].heading, s->name);
+		"faster), each with its interval as a whisker. Grey bars: the bundled baselines (SM3, "
+		"SHA-2, SHA-3). Hatched bars: figures whose interval is wide or unconfirmed (without an "
+		"interval: disturbed).", hg_groups[g].heading, s->name);
 	*charts = realloc(*charts, (*ncharts + 1) * sizeof(hg_svgfile));
 	sv = &(*charts)[(*ncharts)++];
 	memset(sv, 0, sizeof(*sv));

@@ -5,12 +5,14 @@
  * wide or unconfirmed (for earlier evidence: where it is disturbed), † only on a spread; a page
  * with figures without an interval says so once. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "genutil.h"
 #include "golden.h"
+#include "render.h"
 #include "support.h"
 
 #define DATA HBT_FIXTURES "/data"
@@ -222,4 +224,109 @@ Test(interval, earlier_evidence_keeps_its_disturbed_mark)
 	free(cmd);
 	free(data);
 	free(root);
+}
+
+/* ---- the charts ---- */
+
+/* The coordinates of the first <line> after the n-th (0-based) whisker group of svg. */
+static void S_whisker_line(const char *svg, size_t n, double *x1, double *y1, double *x2,
+	double *y2)
+{
+	const char *p = svg;
+	size_t k;
+	for (k = 0; k <= n; k++) {
+		p = strstr(p, "class=\"whisker\"");
+		cr_assert_not_null(p, "no whisker %zu in %s", n, svg);
+		p++;
+	}
+	p = strstr(p, "<line ");
+	cr_assert(p && sscanf(p, "<line x1=\"%lf\" y1=\"%lf\" x2=\"%lf\" y2=\"%lf\"", x1, y1, x2, y2)
+		== 4, "%.200s", p);
+}
+
+/* The value of attribute name of the first element after at. */
+static double S_attr_after(const char *at, const char *name)
+{
+	char *key = hb_sprintf(" %s=\"", name);
+	const char *p = strstr(at, key);
+	double v;
+	cr_assert_not_null(p, "no %s after %.200s", name, at);
+	v = strtod(p + strlen(key), NULL);
+	free(key);
+	return v;
+}
+
+Test(interval, a_bar_carries_its_interval_as_a_whisker_from_low_to_high)
+{
+	hg_chart_bar b[2] = { { "narrow", 10, 0, 0, 9.5, 10.5 }, { "none", 5, 0, 0, 0, 0 } };
+	char *svg;
+	size_t len;
+	const char *bar;
+	double x, w, x1, y1, x2, y2;
+
+	cr_assert_eq(hg_chart_bars_svg(&svg, &len, "t", "d", "v", b, 2), 0, "%s", hg_error_last());
+	cr_expect_eq(S_count(svg, "<g class=\"whisker\""), 2, "the bar's whisker and the legend's");
+	bar = strstr(svg, "<rect class=\"bar\"");
+	cr_assert_not_null(bar);
+	x = S_attr_after(bar, "x");
+	w = S_attr_after(bar, "width");
+	S_whisker_line(svg, 0, &x1, &y1, &x2, &y2);
+	/* the bar ends at the figure; the whisker spans 9.5 to 10.5 on the same scale */
+	cr_expect(fabs(x1 - (x + w * 0.95)) < 0.11 && fabs(x2 - (x + w * 1.05)) < 0.11,
+		"whisker %g–%g for a bar from %g, %g wide", x1, x2, x, w);
+	cr_expect_eq(y1, y2, "a horizontal whisker");
+	EXPECT_HAS(svg, ">10.0 ± 0.5</text>");
+	EXPECT_HAS(svg, ">5.0</text>");
+	EXPECT_HAS(svg, ">whisker: the figure's interval</text>");
+	cr_expect_null(strstr(svg, "hatched"), "nothing hatched, nothing said of it");
+	free(svg);
+}
+
+Test(interval, a_point_carries_its_interval_as_a_whisker_under_its_marker)
+{
+	hg_chart_point p[2] = { { 32, 40, 0, 38, 42 }, { 65536, 10, 1, 9.5, 10.5 } };
+	hg_chart_series sr = { "s (reference)", p, 2, 0 };
+	hg_chart_lines c = { "t", "d", &sr, 1 };
+	char *svg;
+	size_t len;
+	double x1, y1, x2, y2, x1b, y1b, x2b, y2b;
+
+	cr_assert_eq(hg_chart_lines_svg(&svg, &len, &c), 0, "%s", hg_error_last());
+	S_whisker_line(svg, 0, &x1, &y1, &x2, &y2);
+	S_whisker_line(svg, 1, &x1b, &y1b, &x2b, &y2b);
+	cr_expect(x1 == x2 && x1b == x2b && x1 < x1b, "vertical whiskers at each size");
+	/* y grows downwards: the low bound is below the high one; 4 of 40 against 1 of 10 */
+	cr_expect_gt(y1, y2);
+	cr_expect(fabs((y1 - y2) / (y1b - y2b) - 4) < 0.1, "%g against %g", y1 - y2, y1b - y2b);
+	cr_expect_lt(strstr(svg, "class=\"whisker\""), strstr(svg, "class=\"marker"),
+		"the whisker under the marker");
+	EXPECT_HAS(svg, ">hollow marker: the figure's interval is wide or unconfirmed</text>");
+	EXPECT_HAS(svg, ">whisker: the figure's interval</text>");
+	free(svg);
+}
+
+Test(interval, only_a_wide_or_unconfirmed_figure_is_hatched_or_hollow)
+{
+	char *site = S_site("iv-charts", DATA), *wide = S_page(site, "x86_1/compare-512.svg");
+	char *narrow = S_page(site, "x86_1/compare-256.svg"), *line = S_page(site, "x86_1/hash-15.svg");
+	char *old = S_page(site, "arm_1/compare-512.svg");
+
+	/* litchi_512 at 65536 B: wide, hatched, with its whisker */
+	EXPECT_HAS(wide, "<rect class=\"bar hollow\"");
+	EXPECT_HAS(wide, ">hatched: the figure's interval is wide or unconfirmed</text>");
+	EXPECT_HAS(wide, "<g class=\"whisker\"");
+	/* the 256-bit group's figures are narrow: solid, each with a whisker */
+	cr_expect_null(strstr(narrow, "hollow"), "a narrow figure is drawn solid");
+	cr_expect_null(strstr(narrow, "hatched"));
+	cr_expect_eq(S_count(narrow, "<g class=\"whisker\""), 6, "five bars and the legend's");
+	/* the algorithm's chart: hollow where wide (65536 B) or unconfirmed (32 B) */
+	cr_expect_eq(S_count(line, "class=\"marker hollow\""), 2, "%s", line);
+	/* earlier evidence: no whisker, and solid unless disturbed */
+	cr_expect_null(strstr(old, "<g class=\"whisker\""));
+	cr_expect_null(strstr(old, "class=\"bar hollow"));
+	free(old);
+	free(line);
+	free(narrow);
+	free(wide);
+	free(site);
 }
