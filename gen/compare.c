@@ -219,7 +219,7 @@ static void S_supercop_note(hg_arena *a, hg_node *body, const hg_lib *libs, size
 	hg_add_text(a, para, "SUPERCOP's crypto_hash implementations (marked SUPERCOP) stand beside "
 		"the NGCC candidates in the group of their digest length (output bytes × 8), timed by the "
 		"same method; their KAT column is SUPERCOP's own checksums. Each primitive's fastest "
-		"implementation at eBASH's message lengths: ");
+		"implementation, and those within noise of it, at eBASH's message lengths: ");
 	hg_add_link(a, para, "ebash.html", "eBASH table", NULL);
 	hg_add_text(a, para, ".");
 }
@@ -236,15 +236,22 @@ static hg_node *S_head(hg_arena *a, hg_node *body, const char *const *head, cons
 	return t;
 }
 
-/* The speed row of a library: KAT, headline figures with their marks, MB/s, ratios. */
-static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, const hg_yardsticks *y)
+/* The yardsticks of the ratio columns: SM3 (reference), SHA-256 (reference) and (OpenSSL). */
+static const size_t S_ratio_yard[3] = { 0, 2, 3 };
+static const char *const S_ratio_head[3] = { "× SM3 (reference)", "× SHA-256 (reference)",
+	"× SHA-256 (OpenSSL)" };
+
+/* The speed row of a library: its rank, KAT, headline figures with their marks, MB/s, the
+ * ratios to the yardsticks measured (ratio[k]); returns the marks. */
+static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, size_t rank,
+	const hg_yardsticks *y, const int *ratio)
 {
-	static const int yard[3] = { 0, 2, 3 };
 	hg_node *row = hg_add(a, t, HG_ROW), *c;
 	char b[HG_FMT];
 	int used = 0;
 	size_t k;
 
+	hg_add_cell(a, row, rank ? hg_printf(a, "%zu", rank) : "—", 1);
 	S_lib_cells(a, row, l);
 	c = hg_add(a, row, HG_CELL);
 	if (l->any->kat) {
@@ -258,10 +265,54 @@ static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, const hg_yardst
 	used |= hg_fig_cell(a, row, l->f32, 1);
 	hg_add_cell(a, row, l->f64k ? hg_fmt_mbps(b, sizeof(b), l->f64k->mb_per_s) : "—", 1);
 	for (k = 0; k < 3; k++) {
-		double ref = y->at[yard[k]][HG_AT_65536].cpb;
-		hg_add_cell(a, row, l->f64k && ref > 0 ?
-			hg_printf(a, "%.2f×", l->f64k->headline_cpb / ref) : "—", 1);
+		hg_headline_fig h;
+		if (!ratio[k])
+			continue;
+		if (!l->f64k) {
+			hg_add_cell(a, row, "—", 1);
+			continue;
+		}
+		hg_headline_of_fig(&h, l->f64k);
+		hg_ratio_cell(a, row, &h, &y->at[S_ratio_yard[k]][HG_AT_65536], "×");
 	}
+	return used;
+}
+
+/* The speed table of a group (libraries first..last of the page's order), ranked by the
+ * headline at 65536 B; a ratio column only for a yardstick measured on the system. Returns the
+ * marks. */
+static int S_speed_table(hg_arena *a, hg_node *body, const hg_lib *libs, size_t first,
+	size_t last, const hg_yardsticks *y, const char *label)
+{
+	static const char *const base[] = { "rank", "algorithm", "instance", "KAT",
+		"cycles/byte at 65536 B", "cycles per call at 32 B", "MB/s at 65536 B" };
+	static const int base_num[] = { 1, 0, 0, 0, 1, 1, 1 };
+	const char *head[11];
+	int num[11], ratio[3], used = 0;
+	const hg_fig **f64k = calloc(last - first + 1, sizeof(*f64k));
+	size_t *rank = calloc(last - first + 1, sizeof(*rank)), i, k, nh = 0;
+	hg_node *t;
+
+	for (k = 0; k < 7; k++) {
+		head[nh] = base[k];
+		num[nh++] = base_num[k];
+	}
+	for (k = 0; k < 3; k++) {
+		ratio[k] = y->at[S_ratio_yard[k]][HG_AT_65536].cpb > 0;
+		if (ratio[k]) {
+			head[nh] = S_ratio_head[k];
+			num[nh++] = 1;
+		}
+	}
+	head[nh] = NULL;
+	for (i = first; i < last; i++)
+		f64k[i - first] = libs[i].f64k;
+	hg_ranks(rank, f64k, last - first);
+	t = S_head(a, body, head, num, label);
+	for (i = first; i < last; i++)
+		used |= S_speed_row(a, t, &libs[i], rank[i - first], y, ratio);
+	free(rank);
+	free(f64k);
 	return used;
 }
 
@@ -342,10 +393,6 @@ static void S_group_chart(hg_arena *a, hg_node *body, const hg_lib *libs, size_t
 hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
 	size_t n, const hg_yardsticks *y, const hg_texts *tx, hg_svgfile **charts, size_t *ncharts)
 {
-	static const char *const head[] = { "algorithm", "instance", "KAT",
-		"cycles/byte at 65536 B", "cycles per call at 32 B", "MB/s at 65536 B",
-		"× SM3 (reference)", "× SHA-256 (reference)", "× SHA-256 (OpenSSL)", NULL };
-	static const int num[] = { 0, 0, 0, 1, 1, 1, 1, 1, 1 };
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
 	hg_node *body = p->body, *para;
@@ -365,9 +412,13 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		"digest length and sorted within a group by cycles per byte at 65536 B (fastest first). "
 		"Cycles are the headline figures, from an estimator that repeats on a shared or virtual "
 		"host (the guide's mean for evidence of an earlier hashbench), each ± the half-width of "
-		"its interval; MB/s is the guide's mean. "
-		"Ratios divide an instance's cycles per byte at 65536 B by the yardstick's on the same "
-		"system: below 1.00× is faster. How the figures were taken: ");
+		"its interval; MB/s is the guide's mean. An instance's rank is 1 and the number of the "
+		"group's instances faster than it beyond noise (their interval wholly below its own): "
+		"figures within noise of each other share a rank. Ratios divide an instance's cycles "
+		"per byte at 65536 B by the yardstick's on the same system: below 1.00× is faster; "
+		"where the two intervals overlap the ratio reads ≈ (within noise), the difference not "
+		"shown to be real; a yardstick not measured on this system has no column. How the "
+		"figures were taken: ");
 	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
 	hg_add_text(a, para, ".");
 	hg_add_downloads(a, body, "the record each comes from and its SHA-256");
@@ -377,9 +428,8 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		hg_add_warning(a, para, "No timing records on this system.");
 	}
 	for (g = 0; g < HG_NGROUPS; g++) {
-		hg_node *t;
 		size_t first = nlibs, last = 0;
-		int used = 0;
+		int used;
 		for (i = 0; i < nlibs; i++)
 			if (libs[i].group == g) {
 				if (first == nlibs)
@@ -389,9 +439,8 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		if (first == nlibs)
 			continue;
 		hg_add_heading(a, body, 2, hg_groups[g].heading);
-		t = S_head(a, body, head, num, hg_printf(a, "%s: speed", hg_groups[g].heading));
-		for (i = first; i < last; i++)
-			used |= S_speed_row(a, t, &libs[i], y);
+		used = S_speed_table(a, body, libs, first, last, y, hg_printf(a, "%s: speed",
+			hg_groups[g].heading));
 		hg_marks_legend(a, body, used, s->spread_limit_pct, &noted);
 		S_group_chart(a, body, libs, first, last, g, s, charts, ncharts);
 		S_memory_table(a, body, libs, first, last, hg_groups[g].heading);

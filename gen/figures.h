@@ -93,6 +93,11 @@ void hg_iv_none(hg_iv *iv);
 /* The headline of a row of figures (ok), as hg_headline_of gave it. */
 void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f);
 
+/* Are two headlines within noise of each other: does either have an interval, and do their
+ * intervals (a point for a figure without one) overlap? */
+int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b);
+/* Is a faster than b beyond noise: a's interval (or point) wholly below b's? */
+int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b);
 /* The headline of the first of recs that is like's instance and implementation at bytes and
  * measured; -1 when there is none (out->cpb is then -1). */
 int hg_records_headline_at(hg_headline_fig *out, hg_record *const *recs, size_t n,
@@ -149,5 +154,9 @@ int hg_same_lib(const hg_fig *a, const hg_fig *b);
 int hg_yardstick_alg(const char *id);
 /* Does any row have figures (is there anything to draw)? */
 int hg_figs_have_figures(const hg_fig *figs, size_t n);
+/* rank[i]: 1 + how many of figs are faster than figs[i] beyond noise (hg_faster_beyond_noise
+ * of their headlines per byte), so that figures within noise of each other share a rank; 0 where
+ * figs[i] is NULL. */
+void hg_ranks(size_t *rank, const hg_fig *const *figs, size_t n);
 
 #endif

@@ -1,6 +1,7 @@
 /* page_ebash.c — the eBASH-style table of a system: one row per primitive (every algorithm
- * instance, SUPERCOP's and the NGCC candidates'), its fastest implementation and cycles per byte
- * at eBASH's reporting lengths, each primitive linked to its page. */
+ * instance, SUPERCOP's and the NGCC candidates'), ranked, its fastest implementation (and those
+ * within noise of it) and cycles per byte at eBASH's reporting lengths, each primitive linked to
+ * its page. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,19 +86,45 @@ static void S_primitive_cell(hg_arena *a, hg_node *row, const char *alg, const c
 		hg_add_textf(a, c, " (%s)", alg);
 }
 
-static int S_row(hg_arena *a, hg_node *t, const S_prim *p, const hg_fig *const *rows)
+/* The fastest implementation's cell: its name and, where other implementations are within noise
+ * of it at the same length, theirs, so that no claim outruns the figures. */
+static void S_fastest_cell(hg_arena *a, hg_node *row, const S_prim *p, const hg_fig *const *rows)
+{
+	hg_node *c = hg_add(a, row, HG_CELL);
+	hg_headline_fig best, h;
+	size_t i, near = 0;
+
+	if (!p->best) {
+		hg_add_text(a, c, "nothing timed");
+		return;
+	}
+	hg_add_code(a, c, p->best->implementation);
+	hg_headline_of_fig(&best, p->best);
+	for (i = p->first; i < p->last; i++) {
+		if (!S_passed(rows[i]) || rows[i]->message_bytes != p->best->message_bytes ||
+			hg_same_lib(rows[i], p->best))
+			continue;
+		hg_headline_of_fig(&h, rows[i]);
+		if (!hg_within_noise(&h, &best))
+			continue;
+		hg_add_text(a, c, near++ ? ", " : " (within noise of it: ");
+		hg_add_code(a, c, rows[i]->implementation);
+	}
+	if (near)
+		hg_add_text(a, c, ")");
+}
+
+static int S_row(hg_arena *a, hg_node *t, const S_prim *p, size_t rank,
+	const hg_fig *const *rows)
 {
 	const hg_fig *any = rows[p->first];
 	hg_node *row = hg_add(a, t, HG_ROW), *c;
 	size_t k;
 	int used = 0;
 
+	hg_add_cell(a, row, rank ? hg_printf(a, "%zu", rank) : "—", 1);
 	S_primitive_cell(a, row, any->algorithm, any->instance);
-	c = hg_add(a, row, HG_CELL);
-	if (p->best)
-		hg_add_code(a, c, p->best->implementation);
-	else
-		hg_add_text(a, c, "nothing timed");
+	S_fastest_cell(a, row, p, rows);
 	c = hg_add(a, row, HG_CELL);
 	if (p->best && p->best->compiler)
 		hg_add_code(a, c, p->best->compiler)->cls = "compiler";
@@ -124,8 +151,10 @@ static void S_intro(hg_arena *a, hg_node *body, const hg_system *s)
 	hg_add_text(a, para, "Every primitive measured on this system, SUPERCOP's crypto_hash "
 		"primitives and the NGCC candidates alike, as eBASH tabulates them: for each, its "
 		"fastest implementation (by the headline figure at the longest message it was timed "
-		"at) with the compiler setting SUPERCOP built it with, and that implementation's "
-		"cycles per byte at each message length, fastest first. Cycles are the headline "
+		"at; those within noise of it, their intervals overlapping, are named beside it) with "
+		"the compiler setting SUPERCOP built it with, and that implementation's cycles per byte "
+		"at each message length, fastest first; primitives within noise of each other at long "
+		"share a rank. Cycles are the headline "
 		"figures, each ± the half-width of its interval, from an estimator that repeats on a "
 		"shared or virtual host, not eBASH's median of medians. ");
 	hg_add_text(a, hg_add(a, para, HG_EMPH), "long");
@@ -141,14 +170,16 @@ static void S_intro(hg_arena *a, hg_node *body, const hg_system *s)
 hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
 	size_t n, const char *const *ids, size_t nids, const hg_texts *tx)
 {
-	static const char *const head[] = { "primitive", "fastest implementation", "compiler",
-		"long", "4096", "1536", "576", "64", "8", NULL };
-	static const int num[] = { 0, 0, 0, 1, 1, 1, 1, 1, 1 };
+	static const char *const head[] = { "rank", "primitive", "fastest implementation",
+		"compiler", "long", "4096", "1536", "576", "64", "8", NULL };
+	static const int num[] = { 1, 0, 0, 0, 1, 1, 1, 1, 1, 1 };
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
 	hg_node *body = p->body, *t;
 	size_t nprims, i;
 	S_prim *prims = S_prims(rows, n, &nprims);
+	const hg_fig **longs = calloc(nprims + 1, sizeof(*longs));
+	size_t *rank = calloc(nprims + 1, sizeof(*rank));
 	int used = 0;
 
 	(void)d;
@@ -162,13 +193,17 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	t = hg_add_table(a, body, head, num);
 	t->title = "Cycles per byte of each primitive's fastest implementation";
 	for (i = 0; i < nprims; i++)
-		used |= S_row(a, t, &prims[i], rows);
+		longs[i] = prims[i].at[0];
+	hg_ranks(rank, longs, nprims);
+	for (i = 0; i < nprims; i++)
+		used |= S_row(a, t, &prims[i], rank[i], rows);
 	for (i = 0; i < nids; i++) {
 		hg_node *row;
 		size_t k;
 		if (!hg_system_has(s, ids[i]) || S_has_rows(rows, n, ids[i]))
 			continue;
 		row = hg_add(a, t, HG_ROW);
+		hg_add_cell(a, row, "—", 1);
 		S_primitive_cell(a, row, ids[i], ids[i]);
 		hg_add_cell(a, row, "nothing timed", 0);
 		hg_add_cell(a, row, "—", 0);
@@ -179,6 +214,8 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	hg_add_downloads(a, body, "the record each comes from, its SUPERCOP path and compiler "
 		"setting, and its SHA-256");
 	free(prims);
+	free(longs);
+	free(rank);
 	p->footer = hg_node_new(a, HG_PARA);
 	hg_add_textf(a, p->footer, "Generated by %s from evidence %s.", tx->generator,
 		hg_measured_by(a, s));

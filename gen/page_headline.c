@@ -77,6 +77,44 @@ int hg_fig_cell(hg_arena *a, hg_node *row, const hg_fig *f, int per_call)
 	return hg_headline_cell(a, row, &h, per_call);
 }
 
+/* Are two headlines the same figure (a yardstick's own row)? */
+static int S_same(const hg_headline_fig *x, const hg_headline_fig *y)
+{
+	return x->cpb == y->cpb && x->bytes == y->bytes && x->iv.state == y->iv.state &&
+		x->iv.low_cpb == y->iv.low_cpb && x->iv.high_cpb == y->iv.high_cpb;
+}
+
+/* A headline per byte as its cell shows it. */
+static const char *S_cpb(hg_arena *a, const hg_headline_fig *h)
+{
+	char b[HG_FMT];
+	return hg_strdup(a, hg_fmt_cpb_pm(b, sizeof(b), h->cpb, h->iv.state != HG_IV_NONE ?
+		(h->iv.high_cpb - h->iv.low_cpb) / 2 : -1));
+}
+
+void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
+	const hg_headline_fig *ref, const char *times)
+{
+	hg_node *c, *span;
+	double r;
+
+	if (x->cpb < 0 || !(ref->cpb > 0)) {
+		hg_add_cell(a, row, "—", 1);
+		return;
+	}
+	r = x->cpb / ref->cpb;
+	if (S_same(x, ref) || !hg_within_noise(x, ref)) {
+		hg_add_cell(a, row, hg_printf(a, "%.2f%s", r, times), 1);
+		return;
+	}
+	c = hg_add_cell(a, row, NULL, 1);
+	span = hg_add(a, c, HG_SPAN);
+	span->cls = "noise";
+	span->title = hg_printf(a, "within noise: the intervals of %s and %s cycles/byte overlap, "
+		"so the two are not shown to differ", S_cpb(a, x), S_cpb(a, ref));
+	hg_add_textf(a, span, "≈ %.2f%s (within noise)", r, times);
+}
+
 void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit, int *noted)
 {
 	int iv = used & (HG_MARK_WIDE | HG_MARK_UNCONFIRMED);

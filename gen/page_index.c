@@ -48,7 +48,8 @@ hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 		hg_add_link(a, para, hg_printf(a, "%s/compare.html", d->systems[k].name),
 			hg_printf(a, "%s comparison", d->systems[k].name), NULL);
 	}
-	hg_add_text(a, para, ". eBASH-style tables, each primitive's fastest implementation:");
+	hg_add_text(a, para, ". eBASH-style tables, each primitive's fastest implementation and "
+		"those within noise of it:");
 	for (k = 0; k < d->nsystems; k++) {
 		hg_add_text(a, para, k ? " · " : " ");
 		hg_add_link(a, para, hg_printf(a, "%s/ebash.html", d->systems[k].name),
@@ -111,7 +112,8 @@ hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const 
 	hg_add_textf(a, para, " (profile %s). Every algorithm of this system side by side: ",
 		s->profile);
 	hg_add_link(a, para, "compare.html", hg_printf(a, "%s comparison", s->name), NULL);
-	hg_add_text(a, para, "; as eBASH tabulates it, each primitive's fastest implementation: ");
+	hg_add_text(a, para, "; as eBASH tabulates it, each primitive's fastest implementation and "
+		"those within noise of it: ");
 	hg_add_link(a, para, "ebash.html", hg_printf(a, "%s eBASH table", s->name), NULL);
 	hg_add_text(a, para, ".");
 	hg_add_heading(a, body, 2, "Assessment environment");

@@ -398,8 +398,8 @@ static void S_evidence_section(hg_arena *a, hg_node *body, const hg_system *s,
 	}
 }
 
-/* A row of "Compared with the baselines": the headlines at 1024 and 65536 B, the ratio of the
- * latter to the SM3 reference's; returns the marks. */
+/* A row of "Compared with the baselines": the headlines at 1024 and 65536 B and, when the SM3
+ * reference was measured, the ratio of the latter to its; returns the marks. */
 static int S_yard_row(hg_arena *a, hg_node *t, hg_node *label, const hg_headline_fig *at1k,
 	const hg_headline_fig *at64k, const hg_headline_fig *ref)
 {
@@ -414,8 +414,8 @@ static int S_yard_row(hg_arena *a, hg_node *t, hg_node *label, const hg_headline
 		used |= hg_headline_cell(a, row, at64k, 0);
 	else
 		hg_add_cell(a, row, "—", 1);
-	hg_add_cell(a, row, at64k->cpb >= 0 && ref->cpb > 0 ?
-		hg_printf(a, "%.2f ×", at64k->cpb / ref->cpb) : "—", 1);
+	if (ref->cpb > 0)
+		hg_ratio_cell(a, row, at64k, ref, " ×");
 	return used;
 }
 
@@ -426,6 +426,7 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 		"cycles/byte at 65536 B", "relative to SM3 (reference) at 65536 B", NULL };
 	static const int num[] = { 0, 1, 1, 1 };
 	const hg_headline_fig *ref = &y->at[0][HG_AT_65536];
+	const char *no_ratio[4] = { head[0], head[1], head[2], NULL };
 	hg_node *p, *t;
 	size_t i, k;
 	int used = 0;
@@ -434,8 +435,14 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 	p = hg_add(a, body, HG_PARA);
 	hg_add_textf(a, p, "Headline cycles per byte on this system (section 4): each "
 		"instance of %s beside SM3 and SHA-256, their reference and OpenSSL implementations, "
-		"measured in the same campaign. Below 1.00 × is faster than the SM3 reference.", id);
-	t = hg_add_table(a, body, head, num);
+		"measured in the same campaign. ", id);
+	if (ref->cpb > 0)
+		hg_add_text(a, p, "Below 1.00 × is faster than the SM3 reference; a ratio whose two "
+			"figures' intervals overlap reads ≈ (within noise): the difference is not shown to be "
+			"real.");
+	else
+		hg_add_text(a, p, "The SM3 reference was not measured on this system: no ratios.");
+	t = hg_add_table(a, body, ref->cpb > 0 ? head : no_ratio, num);
 	for (i = 0; i < n; i++) {
 		hg_headline_fig at1k, at64k;
 		hg_node *label;

@@ -3,12 +3,16 @@
  * and unconfirmed at 32 B, the others narrow), arm_1's are evidence of an earlier hashbench
  * without one. The figure shows ± its half-width; ‡ sits on a headline only where its interval is
  * wide or unconfirmed (for earlier evidence: where it is disturbed), † only on a spread; a page
- * with figures without an interval says so once. */
+ * with figures without an interval says so once; the charts draw the interval as a whisker,
+ * hatched or hollow only where it is wide or unconfirmed; ratios and ranks of figures within
+ * noise of each other say so, and a fastest implementation is claimed only beyond noise. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "genutil.h"
 #include "golden.h"
@@ -206,12 +210,21 @@ Test(interval, earlier_evidence_renders_without_one_and_the_page_says_so_once)
 	free(site);
 }
 
+/* A copy of the fixture's evidence in a folder of the test's own (caller frees). */
+static char *S_copy(const char *name)
+{
+	char *root = hbt_tmpdir(name), *data = hb_path_join(root, "data");
+	char *cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+	free(root);
+	return data;
+}
+
 Test(interval, earlier_evidence_keeps_its_disturbed_mark)
 {
-	char *root = hbt_tmpdir("iv-disturbed"), *data = hb_path_join(root, "data");
-	char *cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data), *site, *html;
+	char *data = S_copy("iv-disturbed"), *site, *html;
 
-	cr_assert_eq(system(cmd), 0);
 	hbt_replace(data, "arm_1/records/hash-15/litchi_256__hash_32.json", "\"disturbed\": false",
 		"\"disturbed\": true");
 	site = S_site("iv-disturbed-site", data);
@@ -221,9 +234,7 @@ Test(interval, earlier_evidence_keeps_its_disturbed_mark)
 	EXPECT_HAS(html, "‡ on a figure without an interval: disturbed");
 	free(html);
 	free(site);
-	free(cmd);
 	free(data);
-	free(root);
 }
 
 /* ---- the charts ---- */
@@ -329,4 +340,94 @@ Test(interval, only_a_wide_or_unconfirmed_figure_is_hatched_or_hollow)
 	free(narrow);
 	free(wide);
 	free(site);
+}
+
+/* ---- comparisons that say when a difference is real ---- */
+
+Test(interval, a_ratio_of_overlapping_figures_reads_within_noise_and_they_share_a_rank)
+{
+	char *site = S_site("iv-noise", DATA), *md = S_page(site, "x86_1/compare.md");
+	char *html = S_page(site, "x86_1/compare.html");
+
+	/* litchi_256 (9.2 ± 0.0) and the SHA-256 reference (9.2 ± 0.0) overlap: within noise, one
+	 * rank; the SM3 reference (7.8 ± 0.0) is faster beyond noise */
+	EXPECT_HAS(md, "| 4 | [hash-15](hash-15.html) | `litchi_256` (reference) | PASS | 9.2 ± 0.0 | "
+		"1183 ± 5 | 209.3 | 1.19× | ≈ 1.00× (within noise) | 4.52× |");
+	EXPECT_HAS(md, "| 4 | [sha2](sha2.html) | `SHA-256` (reference) | PASS | 9.2 ± 0.0 |");
+	EXPECT_HAS(md, "| 3 | [sm3](sm3.html) | `SM3` (reference) | PASS | 7.8 ± 0.0 |");
+	EXPECT_HAS(html, "<span class=\"noise\" title=\"within noise: the intervals of 9.2 ± 0.0 and "
+		"9.2 ± 0.0 cycles/byte overlap, so the two are not shown to differ\">≈ 1.00× (within "
+		"noise)</span>");
+	/* a figure against itself is no comparison */
+	EXPECT_HAS(md, "| 4 | [sha2](sha2.html) | `SHA-256` (reference) | PASS | 9.2 ± 0.0 | — | "
+		"220.6 | 1.19× | 1.00× | 4.52× |");
+	free(html);
+	free(md);
+	free(site);
+}
+
+Test(interval, a_yardstick_not_measured_on_a_system_has_no_column)
+{
+	char *site = S_site("iv-columns", DATA), *md = S_page(site, "arm_1/compare.md");
+
+	EXPECT_HAS(md, "| rank | algorithm | instance | KAT | cycles/byte at 65536 B | cycles per call "
+		"at 32 B | MB/s at 65536 B |\n");
+	cr_expect_null(strstr(md, "× SM3"), "no column of a yardstick arm_1 did not measure");
+	free(md);
+	md = S_page(site, "arm_1/hash-15.md");
+	EXPECT_HAS(md, "| implementation | cycles/byte at 1024 B | cycles/byte at 65536 B |\n");
+	EXPECT_HAS(md, "The SM3 reference was not measured on this system: no ratios.");
+	free(md);
+	free(site);
+}
+
+/* Set the headline of the record rel under data to cpb ± half per byte, narrow. */
+static void S_set_headline(const char *data, const char *rel, double cpb, double half)
+{
+	json_t *j = hbt_json_load(data, rel), *h = json_object_get(j, "headline");
+	json_t *iv = json_object_get(h, "interval");
+	double bytes = (double)json_integer_value(json_object_get(j, "message_bytes"));
+	char *path = hb_path_join(data, rel);
+
+	json_object_set_new(h, "cycles_per_byte", json_real(cpb));
+	json_object_set_new(h, "cycles_per_call", json_real(cpb * bytes));
+	json_object_set_new(iv, "low_cycles_per_byte", json_real(cpb - half));
+	json_object_set_new(iv, "high_cycles_per_byte", json_real(cpb + half));
+	json_object_set_new(iv, "low_cycles_per_call", json_real((cpb - half) * bytes));
+	json_object_set_new(iv, "high_cycles_per_call", json_real((cpb + half) * bytes));
+	json_object_set_new(iv, "half_width_pct", json_real(half / cpb * 100));
+	cr_assert_eq(json_dump_file(j, path, JSON_INDENT(2)), 0);
+	json_decref(j);
+	free(path);
+}
+
+Test(interval, the_fastest_implementation_is_claimed_only_beyond_noise)
+{
+	static const struct {
+		const char *page, *want;
+	} wants[] = {
+		/* the eBASH-style table names the reference beside the OpenSSL implementation */
+		{ "x86_1/ebash.md", "| 2 | [SM3](sm3.html) (sm3) | `openssl` (within noise of it: "
+			"`reference`) | — | 7.7 ± 0.0 |" },
+		/* SHA-256 through OpenSSL is faster beyond noise: claimed alone */
+		{ "x86_1/ebash.md", "| 1 | [SHA-256](sha2.html) (sha2) | `openssl` | — | 2.0 ± 0.0 |" },
+		{ "x86_1/compare.md", "| 2 | [sm3](sm3.html) | `SM3` (openssl) | PASS | 7.7 ± 0.0 | — | "
+			"299.4 | ≈ 1.00× (within noise) |" },
+		{ "x86_1/compare.md", "| 2 | [sm3](sm3.html) | `SM3` (reference) | PASS | 7.8 ± 0.0 |" },
+		{ "x86_1/hash-15.md", "| SM3 (OpenSSL) | 6.8 ± 0.0 | 7.7 ± 0.0 | ≈ 1.00 × (within "
+			"noise) |" },
+	};
+	char *data = S_copy("iv-fastest"), *site;
+	size_t k;
+
+	/* SM3 through OpenSSL at 7.74 ± 0.04, within noise of the reference's 7.76 ± 0.02 */
+	S_set_headline(data, "x86_1/records/sm3/SM3.openssl__hash_65536.json", 7.74, 0.04);
+	site = S_site("iv-fastest-site", data);
+	for (k = 0; k < sizeof(wants) / sizeof(wants[0]); k++) {
+		char *md = S_page(site, wants[k].page);
+		EXPECT_HAS(md, wants[k].want);
+		free(md);
+	}
+	free(site);
+	free(data);
 }
