@@ -177,6 +177,10 @@ const char *hg_headline_lookup(hg_arena *a, const hg_system *s, const char *name
 			"headline figure is the guide's mean over the rounds)";
 	if (strcmp(name, "passes") == 0)
 		return s->passes > 0 ? hg_printf(a, "%lld", s->passes) : "not recorded";
+	if (strcmp(name, "precision") == 0)
+		return s->precision_pct > 0 ? hg_printf(a, "%g %%, asked with --precision",
+			s->precision_pct) : s->precision_pct == 0 ? "2 %, the default" :
+			"not recorded (evidence of an earlier hashbench)";
 	if (strcmp(name, "noise-floor") == 0)
 		return S_pct(a, t ? t->noise_floor_pct : -1);
 	if (strcmp(name, "limit-floor") == 0)

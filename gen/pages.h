@@ -80,8 +80,8 @@ void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit, int *no
 
 /* Section 4's sentence on the headline column. */
 void hg_headline_perf_note(hg_arena *a, hg_node *para, const hg_system *s);
-/* The method page's placeholders: estimator, passes, noise-floor, sentinel-limit, limit-floor,
- * limit-source ("not recorded" for earlier evidence); NULL for any other name. */
+/* The method page's placeholders: estimator, passes, precision, noise-floor, sentinel-limit,
+ * limit-floor, limit-source ("not recorded" for earlier evidence); NULL for any other name. */
 const char *hg_headline_lookup(hg_arena *a, const hg_system *s, const char *name);
 
 /* ---- exact memory and the machine's speed on the pages (page_memory.c, page_sentinel.c) */

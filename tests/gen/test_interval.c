@@ -431,3 +431,31 @@ Test(interval, the_fastest_implementation_is_claimed_only_beyond_noise)
 	free(site);
 	free(data);
 }
+
+/* ---- the method page ---- */
+
+Test(interval, the_method_page_says_how_the_interval_is_found_and_what_was_asked)
+{
+	char *site = S_site("iv-method", DATA), *html = S_page(site, "x86_1/method.html");
+	char *data = S_copy("iv-method-precision");
+
+	EXPECT_HAS(html, "<h2>The interval</h2><p>Each headline figure is shown ± the half-width of "
+		"its interval: the headline ± the distance to the j-th fastest pass minimum, j the "
+		"smallest order with 1 − (1 − j/k)^k ≥ 0.95 for k passes (for 10 passes the third "
+		"fastest).");
+	EXPECT_HAS(html, "(<code>--precision</code>, 2 % by default; this system: 2 %, the default)");
+	EXPECT_HAS(html, "their ratio reads \"within noise\" and they share a rank");
+	free(html);
+	html = S_page(site, "arm_1/method.html");
+	EXPECT_HAS(html, "this system: not recorded (evidence of an earlier hashbench))");
+	free(html);
+	free(site);
+	/* a campaign that asked for another precision */
+	hbt_replace(data, "x86_1/system.json", "\"precision_pct\": null", "\"precision_pct\": 0.5");
+	site = S_site("iv-method-precision-site", data);
+	html = S_page(site, "x86_1/method.html");
+	EXPECT_HAS(html, "this system: 0.5 %, asked with --precision)");
+	free(html);
+	free(site);
+	free(data);
+}
