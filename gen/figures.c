@@ -294,6 +294,14 @@ void hg_iv_none(hg_iv *iv)
 	iv->half_pct = iv->target_pct = -1;
 }
 
+double hg_headline_half(const hg_headline_fig *h, int per_call)
+{
+	if (h->iv.state == HG_IV_NONE)
+		return -1;
+	return per_call ? (h->iv.high_cycles - h->iv.low_cycles) / 2 :
+		(h->iv.high_cpb - h->iv.low_cpb) / 2;
+}
+
 void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f)
 {
 	memset(out, 0, sizeof(*out));

@@ -90,6 +90,8 @@ typedef struct {
 void hg_headline_of(hg_headline_fig *out, const hg_record *r, const hg_figures_t *mean);
 /* No interval: state HG_IV_NONE, the numbers -1. */
 void hg_iv_none(hg_iv *iv);
+/* The half-width of a headline's interval per byte (or per call); -1 when it has none. */
+double hg_headline_half(const hg_headline_fig *h, int per_call);
 /* The headline of a row of figures (ok), as hg_headline_of gave it. */
 void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f);
 

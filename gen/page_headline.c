@@ -55,13 +55,8 @@ int hg_mark_headline(hg_arena *a, hg_node *cell, const hg_headline_fig *h)
 int hg_headline_cell(hg_arena *a, hg_node *row, const hg_headline_fig *h, int per_call)
 {
 	char b[HG_FMT];
-	double half = -1;
-	hg_node *c;
-
-	if (h->iv.state != HG_IV_NONE)
-		half = per_call ? (h->iv.high_cycles - h->iv.low_cycles) / 2 :
-			(h->iv.high_cpb - h->iv.low_cpb) / 2;
-	c = hg_add_cell(a, row, per_call ? hg_fmt_cycles_pm(b, sizeof(b), h->cycles, half) :
+	double half = hg_headline_half(h, per_call);
+	hg_node *c = hg_add_cell(a, row, per_call ? hg_fmt_cycles_pm(b, sizeof(b), h->cycles, half) :
 		hg_fmt_cpb_pm(b, sizeof(b), h->cpb, half), 1);
 	return hg_mark_headline(a, c, h);
 }
@@ -88,8 +83,7 @@ static int S_same(const hg_headline_fig *x, const hg_headline_fig *y)
 static const char *S_cpb(hg_arena *a, const hg_headline_fig *h)
 {
 	char b[HG_FMT];
-	return hg_strdup(a, hg_fmt_cpb_pm(b, sizeof(b), h->cpb, h->iv.state != HG_IV_NONE ?
-		(h->iv.high_cpb - h->iv.low_cpb) / 2 : -1));
+	return hg_strdup(a, hg_fmt_cpb_pm(b, sizeof(b), h->cpb, hg_headline_half(h, 0)));
 }
 
 void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,

@@ -21,7 +21,7 @@ static int S_headline_cell(hg_arena *a, hg_node *row, const char *href, const hg
 	}
 	hg_headline_of_fig(&h, f);
 	hg_add_link(a, c, href, hg_printf(a, "%s cycles/byte", hg_fmt_cpb_pm(b, sizeof(b), h.cpb,
-		h.iv.state != HG_IV_NONE ? (h.iv.high_cpb - h.iv.low_cpb) / 2 : -1)), NULL);
+		hg_headline_half(&h, 0))), NULL);
 	return hg_mark_headline(a, c, &h);
 }
 
