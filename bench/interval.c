@@ -72,7 +72,7 @@ int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct)
 	if (dev > w)
 		w = dev;
 	iv->half_pct = w;
-	iv->low = h * (1 - w / 100);
+	iv->low = w < 100 ? h * (1 - w / 100) : 0; /* a cost is never below nothing */
 	iv->high = h * (1 + w / 100);
 	iv->target_pct = target_pct;
 	iv->state = "narrow";

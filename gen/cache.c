@@ -10,9 +10,10 @@
 
 /* 5: doubles as C99 hex floats (%a), exact and several times faster to print and read than
  * %.17g; 6: the stat of each page, so that a page the cache does not describe is not reused;
- * 7: a SUPERCOP implementation's path and compiler setting; 8: the unit of the figures.
+ * 7: a SUPERCOP implementation's path and compiler setting; 8: the headline's interval (and
+ * no headline of a page: the index takes it from the page's rows); 9: the unit of the figures.
  * A cache of another version is ignored (the build is then a clean one). */
-#define MAGIC "hashgen-cache 8"
+#define MAGIC "hashgen-cache 9"
 
 static int S_cmp_file(const void *a, const void *b)
 {
@@ -82,6 +83,9 @@ static void S_put_fig(FILE *f, const hg_fig *r)
 	S_put_str(f, r->compiler);
 	S_put_str(f, r->unit);
 	fprintf(f, "\t%a\t%a", r->headline_cycles, r->headline_cpb);
+	fprintf(f, "\t%d\t%a\t%a\t%a\t%a\t%a\t%a", (int)r->headline_iv.state,
+		r->headline_iv.low_cycles, r->headline_iv.high_cycles, r->headline_iv.low_cpb,
+		r->headline_iv.high_cpb, r->headline_iv.half_pct, r->headline_iv.target_pct);
 	fprintf(f, "\t%llu\t%lld\t%d\t%a\t%a\t%a\t%a\t%llu\t%zu\t%a\t%a\t%d\t%d"
 		"\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", r->message_bytes, r->output_bytes, r->ok, r->mean_cycles,
 		r->cycles_per_byte, r->mean_ns, r->mb_per_s, r->calls, r->rounds, r->median_cycles,
@@ -90,17 +94,20 @@ static void S_put_fig(FILE *f, const hg_fig *r)
 		r->text_bytes, r->data_bytes);
 }
 
+/* The fields of an R line after its letter: 10 strings, 9 of the headline, 22 other figures. */
+#define S_NFIELDS 41
+
 /* One R line into the page's rows; 0 when the line is whole. */
 static int S_get_fig(hg_cpage *p, char *line)
 {
-	char *field[35], *rest = line + 1, *t;
-	int n = 0;
+	char *field[S_NFIELDS + 1], *rest = line + 1, *t;
+	int n = 0, iv;
 	hg_fig *r;
 	if (*rest++ != '\t')
 		return -1;
-	while ((t = strsep(&rest, "\t")) != NULL && n < 35)
+	while ((t = strsep(&rest, "\t")) != NULL && n < S_NFIELDS + 1)
 		field[n++] = t; /* strsep keeps empty fields (an empty string) */
-	if (n != 34)
+	if (n != S_NFIELDS)
 		return -1;
 	p->figs = realloc(p->figs, (p->nfigs + 1) * sizeof(hg_fig));
 	r = &p->figs[p->nfigs++];
@@ -121,28 +128,37 @@ static int S_get_fig(hg_cpage *p, char *line)
 	r->unit = strcmp(field[9], "ticks") == 0 ? "ticks" : "cycles";
 	r->headline_cycles = strtod(field[10], NULL);
 	r->headline_cpb = strtod(field[11], NULL);
-	r->message_bytes = strtoull(field[12], NULL, 10);
-	r->output_bytes = strtoll(field[13], NULL, 10);
-	r->ok = atoi(field[14]);
-	r->mean_cycles = strtod(field[15], NULL);
-	r->cycles_per_byte = strtod(field[16], NULL);
-	r->mean_ns = strtod(field[17], NULL);
-	r->mb_per_s = strtod(field[18], NULL);
-	r->calls = strtoull(field[19], NULL, 10);
-	r->rounds = (size_t)strtoull(field[20], NULL, 10);
-	r->median_cycles = strtod(field[21], NULL);
-	r->spread_pct = strtod(field[22], NULL);
-	r->unstable = atoi(field[23]);
-	r->disturbed = atoi(field[24]);
-	r->static_bytes = strtoll(field[25], NULL, 10);
-	r->baseline_rss_kib = strtoll(field[26], NULL, 10);
-	r->peak_rss_kib = strtoll(field[27], NULL, 10);
-	r->stack_bytes = strtoll(field[28], NULL, 10);
-	r->heap_peak_bytes = strtoll(field[29], NULL, 10);
-	r->heap_allocations = strtoll(field[30], NULL, 10);
-	r->mmap_bytes = strtoll(field[31], NULL, 10);
-	r->text_bytes = strtoll(field[32], NULL, 10);
-	r->data_bytes = strtoll(field[33], NULL, 10);
+	iv = atoi(field[12]);
+	r->headline_iv.state = iv >= HG_IV_NONE && iv <= HG_IV_UNCONFIRMED ? (hg_iv_state)iv :
+		HG_IV_NONE;
+	r->headline_iv.low_cycles = strtod(field[13], NULL);
+	r->headline_iv.high_cycles = strtod(field[14], NULL);
+	r->headline_iv.low_cpb = strtod(field[15], NULL);
+	r->headline_iv.high_cpb = strtod(field[16], NULL);
+	r->headline_iv.half_pct = strtod(field[17], NULL);
+	r->headline_iv.target_pct = strtod(field[18], NULL);
+	r->message_bytes = strtoull(field[19], NULL, 10);
+	r->output_bytes = strtoll(field[20], NULL, 10);
+	r->ok = atoi(field[21]);
+	r->mean_cycles = strtod(field[22], NULL);
+	r->cycles_per_byte = strtod(field[23], NULL);
+	r->mean_ns = strtod(field[24], NULL);
+	r->mb_per_s = strtod(field[25], NULL);
+	r->calls = strtoull(field[26], NULL, 10);
+	r->rounds = (size_t)strtoull(field[27], NULL, 10);
+	r->median_cycles = strtod(field[28], NULL);
+	r->spread_pct = strtod(field[29], NULL);
+	r->unstable = atoi(field[30]);
+	r->disturbed = atoi(field[31]);
+	r->static_bytes = strtoll(field[32], NULL, 10);
+	r->baseline_rss_kib = strtoll(field[33], NULL, 10);
+	r->peak_rss_kib = strtoll(field[34], NULL, 10);
+	r->stack_bytes = strtoll(field[35], NULL, 10);
+	r->heap_peak_bytes = strtoll(field[36], NULL, 10);
+	r->heap_allocations = strtoll(field[37], NULL, 10);
+	r->mmap_bytes = strtoll(field[38], NULL, 10);
+	r->text_bytes = strtoll(field[39], NULL, 10);
+	r->data_bytes = strtoll(field[40], NULL, 10);
 	if (!r->instance || !r->implementation || !r->status || !r->record)
 		return -1;
 	return 0;
@@ -166,7 +182,6 @@ void hg_cache_load(hg_cache *c, const char *path)
 		unsigned long long ino, size;
 		long long mtime;
 		hg_cpage *p;
-		double headline;
 		if (line[0] == 'F' && sscanf(line, "F %4095s %llu %llu %lld %64s", a, &ino, &size, &mtime,
 				sha) == 5) {
 			if (c->nfiles == fcap) {
@@ -186,8 +201,8 @@ void hg_cache_load(hg_cache *c, const char *path)
 				hg_cache_clear(c);
 				return;
 			}
-		} else if (line[0] == 'P' && sscanf(line, "P %4095s %4095s %64s %64s %lg %llu %llu %lld",
-				a, b, sha, own, &headline, &ino, &size, &mtime) == 8) {
+		} else if (line[0] == 'P' && sscanf(line, "P %4095s %4095s %64s %64s %llu %llu %lld",
+				a, b, sha, own, &ino, &size, &mtime) == 7) {
 			if (c->npages == pcap) {
 				pcap = pcap ? 2 * pcap : 256;
 				c->pages = realloc(c->pages, pcap * sizeof(hg_cpage));
@@ -198,7 +213,6 @@ void hg_cache_load(hg_cache *c, const char *path)
 			p->id = hg_xstrdup(b);
 			memcpy(p->key, sha, 65);
 			memcpy(p->own, own, 65);
-			p->headline = headline;
 			p->page_ino = ino;
 			p->page_size = size;
 			p->page_mtime_ns = mtime;
@@ -261,8 +275,8 @@ int hg_cache_save(const char *path, hg_cfile *files, size_t nfiles, hg_cpage *pa
 	fprintf(f, "%s\n", MAGIC);
 	for (i = 0; i < npages; i++) {
 		size_t k;
-		fprintf(f, "P %s %s %s %s %a %llu %llu %lld\n", pages[i].system, pages[i].id,
-			pages[i].key, pages[i].own, pages[i].headline, pages[i].page_ino, pages[i].page_size,
+		fprintf(f, "P %s %s %s %s %llu %llu %lld\n", pages[i].system, pages[i].id,
+			pages[i].key, pages[i].own, pages[i].page_ino, pages[i].page_size,
 			pages[i].page_mtime_ns);
 		for (k = 0; k < pages[i].nfigs; k++)
 			S_put_fig(f, &pages[i].figs[k]);

@@ -42,7 +42,6 @@ static const char *const S_dashes[] = { NULL, "9 4", "9 3 2 3", "2 3", "12 3 2 3
 /* Longest label text drawn, in characters; longer ones end in "…" and keep a <title>. */
 #define S_LEGEND_CHARS 44
 #define S_BASELINE_CHARS 22
-#define S_BAR_CHARS 34
 
 /* The x axis spans the guide's message sizes S1–S8 at least. */
 static const double S_guide_sizes[8] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
@@ -69,6 +68,12 @@ static double S_py(const S_frame *f, double y)
 static int S_has(const hg_chart_point *p)
 {
 	return isfinite(p->y) && p->y > 0;
+}
+
+/* A point with an interval to draw as a whisker. */
+static int S_has_whisker(const hg_chart_point *p)
+{
+	return S_has(p) && isfinite(p->lo) && isfinite(p->hi) && p->lo > 0 && p->hi > p->lo;
 }
 
 static int S_cmp_double(const void *a, const void *b)
@@ -257,6 +262,19 @@ static xmlNodePtr S_series_group(xmlNodePtr root, const char *cls, const hg_char
 	return g;
 }
 
+/* The interval of a point as a thin vertical line from its low to its high bound with short caps,
+ * under its marker. */
+static void S_whisker(xmlNodePtr g, const S_frame *f, const hg_chart_point *p, const char *ink)
+{
+	xmlNodePtr w = hg_svg_el(g, "g");
+	double x = S_px(f, p->x), y0 = S_py(f, p->lo), y1 = S_py(f, p->hi);
+	hg_svg_set(w, "class", "whisker");
+	hg_svg_set(w, "stroke-width", "1.25");
+	hg_svg_line(w, x, y0, x, y1, ink);
+	hg_svg_line(w, x - 3, y0, x + 3, y0, ink);
+	hg_svg_line(w, x - 3, y1, x + 3, y1, ink);
+}
+
 /* The baselines, under the series: grey dashed lines with dots, labelled at their right end. */
 static int S_lines_baselines(xmlNodePtr root, const hg_chart_lines *c, const S_frame *f)
 {
@@ -286,6 +304,9 @@ static int S_lines_baselines(xmlNodePtr root, const hg_chart_lines *c, const S_f
 		if (!s->baseline)
 			continue;
 		g = S_series_group(root, "baseline", s, f, HG_SVG_GREY, "1.25", "5 4");
+		for (k = 0; k < s->npoints; k++)
+			if (S_has_whisker(&s->points[k]))
+				S_whisker(g, f, &s->points[k], HG_SVG_GREY);
 		for (k = 0; k < s->npoints; k++)
 			if (S_has(&s->points[k]))
 				hg_svg_marker(g, S_DOT, S_px(f, s->points[k].x), S_py(f, s->points[k].y),
@@ -319,6 +340,9 @@ static void S_lines_series(xmlNodePtr root, const hg_chart_lines *c, const S_fra
 			continue;
 		ord++;
 		g = S_series_group(root, "series", s, f, colour, "2", dash);
+		for (k = 0; k < s->npoints; k++)
+			if (S_has_whisker(&s->points[k]))
+				S_whisker(g, f, &s->points[k], colour);
 		for (k = 0; k < s->npoints; k++) {
 			const hg_chart_point *pt = &s->points[k];
 			if (!S_has(pt))
@@ -334,9 +358,10 @@ static void S_lines_series(xmlNodePtr root, const hg_chart_lines *c, const S_fra
 
 }
 
-/* The legend below the plot: two columns in the order given, then a note on hollow markers. */
+/* The legend below the plot: two columns in the order given, then a note on whiskers and one on
+ * hollow markers. */
 static void S_lines_legend(xmlNodePtr root, const hg_chart_lines *c, double legend_y,
-	size_t nhollow)
+	size_t nhollow, size_t nwhisker)
 {
 	const double legend_row = 20, col_w = 356, legend_x = 24;
 	xmlNodePtr leg;
@@ -362,13 +387,27 @@ static void S_lines_legend(xmlNodePtr root, const hg_chart_lines *c, double lege
 		t = hg_svg_label(g, x + 48, y, "start", s->label, S_LEGEND_CHARS);
 		hg_svg_set(t, "fill", HG_SVG_INK);
 	}
+	entry = (entry + 1) / 2; /* the row after the entries */
+	if (nwhisker) {
+		double y = legend_y + (double)entry++ * legend_row + legend_row / 2;
+		xmlNodePtr g = hg_svg_el(leg, "g"), w, t;
+		hg_svg_set(g, "class", "legend-note");
+		w = hg_svg_el(g, "g");
+		hg_svg_set(w, "class", "whisker");
+		hg_svg_set(w, "stroke-width", "1.25");
+		hg_svg_line(w, legend_x + 20, y - 7, legend_x + 20, y + 7, HG_SVG_INK);
+		hg_svg_line(w, legend_x + 17, y - 7, legend_x + 23, y - 7, HG_SVG_INK);
+		hg_svg_line(w, legend_x + 17, y + 7, legend_x + 23, y + 7, HG_SVG_INK);
+		t = hg_svg_label(g, legend_x + 48, y, "start", "whisker: the figure's interval", 0);
+		hg_svg_set(t, "fill", HG_SVG_INK);
+	}
 	if (nhollow) {
-		double y = legend_y + (double)((entry + 1) / 2) * legend_row + legend_row / 2;
+		double y = legend_y + (double)entry * legend_row + legend_row / 2;
 		xmlNodePtr g = hg_svg_el(leg, "g"), t;
 		hg_svg_set(g, "class", "legend-note");
 		hg_svg_marker(g, S_shapes[0], legend_x + 20, y, "legend-marker", "#ffffff", HG_SVG_INK, 1.5);
 		t = hg_svg_label(g, legend_x + 48, y, "start",
-			"hollow marker: the figure is unstable or disturbed", 0);
+			"hollow marker: the figure's interval is wide or unconfirmed", 0);
 		hg_svg_set(t, "fill", HG_SVG_INK);
 	}
 }
@@ -381,7 +420,7 @@ int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c)
 	S_frame f;
 	double xmin = INFINITY, xmax = -INFINITY, ymin = 0, ymax = 0, lo = 0, hi = 0, right, legend_y;
 	double h;
-	size_t i, k, nfig = 0, nhollow = 0, label_chars = 0, rows;
+	size_t i, k, nfig = 0, nhollow = 0, nwhisker = 0, label_chars = 0, rows;
 
 	*out = NULL;
 	if (len)
@@ -405,10 +444,11 @@ int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c)
 				continue;
 			if (nfig == 0)
 				ymin = ymax = p->y;
-			ymin = fmin(ymin, p->y);
-			ymax = fmax(ymax, p->y);
+			ymin = fmin(ymin, S_has_whisker(p) ? fmin(p->y, p->lo) : p->y);
+			ymax = fmax(ymax, S_has_whisker(p) ? fmax(p->y, p->hi) : p->y);
 			nfig++;
 			nhollow += p->hollow != 0;
+			nwhisker += S_has_whisker(p);
 		}
 	}
 	if (nfig == 0)
@@ -458,8 +498,8 @@ int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c)
 		f.y0 = 0;
 	}
 
-	/* legend: two columns in the order given, then a note on hollow markers */
-	rows = (c->nseries + 1) / 2 + (nhollow ? 1 : 0);
+	/* legend: two columns in the order given, then the notes on whiskers and hollow markers */
+	rows = (c->nseries + 1) / 2 + (nhollow ? 1 : 0) + (nwhisker ? 1 : 0);
 	legend_y = f.b + 64;
 	h = legend_y + (double)rows * legend_row + 4;
 
@@ -473,159 +513,7 @@ int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c)
 		return -1;
 	}
 	S_lines_series(root, c, &f);
-	S_lines_legend(root, c, legend_y, nhollow);
-	return hg_svg_finish(out, len, doc);
-}
-
-/* ---- the bar chart ---- */
-
-int hg_chart_bars_svg(char **out, size_t *len, const char *title, const char *desc,
-	const char *value_label, const hg_chart_bar *bars, size_t nbars)
-{
-	const double row = 26, bar_h = 16, top_margin = 12;
-	xmlDocPtr doc;
-	xmlNodePtr root, g, defs = NULL;
-	double vmax = 0, top, ticks[32], l, r, b, h, label_w;
-	size_t i, n, label_chars = 0;
-	int any_hollow = 0, any_base = 0;
-	char buf[64];
-
-	*out = NULL;
-	if (len)
-		*len = 0;
-	if (nbars && !bars)
-		return hg_error_set("bar chart \"%s\": no bars given", title ? title : "");
-	for (i = 0; i < nbars; i++) {
-		char *t;
-		const char *p;
-		size_t chars = 0;
-		if (!isfinite(bars[i].value) || bars[i].value < 0)
-			return hg_error_set("bar chart \"%s\": bar \"%s\": the value is not a number "
-				">= 0", title ? title : "", bars[i].label ? bars[i].label : "");
-		vmax = fmax(vmax, bars[i].value);
-		any_hollow |= bars[i].hollow != 0;
-		any_base |= bars[i].baseline != 0;
-		t = hg_svg_clean(bars[i].label, S_BAR_CHARS, NULL);
-		for (p = t; *p; p++)
-			chars += ((unsigned char)*p & 0xC0) != 0x80;
-		if (chars > label_chars)
-			label_chars = chars;
-		free(t);
-	}
-	if (nbars == 0)
-		return hg_svg_empty(out, len, title, desc);
-
-	/* about 6.6 px a character at 12 px, so the longest label fits left of the bars */
-	label_w = fmax(60, 6.6 * (double)label_chars);
-	l = 12 + label_w + 8;
-	r = HG_SVG_WIDTH - 56;
-	b = top_margin + (double)nbars * row + 4;
-	h = b + 48 + ((any_hollow || any_base) ? 24 : 0);
-	n = hg_svg_linear_ticks(ticks, &top, vmax > 0 ? vmax : 1);
-
-	root = hg_svg_open(&doc, h, title, desc);
-	if (any_hollow) {
-		/* hatching for unstable or disturbed figures; fixed ids, the same in every chart */
-		static const char *const ids[2] = { "hg-hatch", "hg-hatch-baseline" };
-		static const char *const ink[2] = { "#0072B2", HG_SVG_GREY };
-		defs = hg_svg_el(root, "defs");
-		for (i = 0; i < 2; i++) {
-			xmlNodePtr pat = hg_svg_el(defs, "pattern"), bg, ln;
-			hg_svg_set(pat, "id", ids[i]);
-			hg_svg_set(pat, "width", "6");
-			hg_svg_set(pat, "height", "6");
-			hg_svg_set(pat, "patternUnits", "userSpaceOnUse");
-			hg_svg_set(pat, "patternTransform", "rotate(45)");
-			bg = hg_svg_el(pat, "rect");
-			hg_svg_set(bg, "width", "6");
-			hg_svg_set(bg, "height", "6");
-			hg_svg_set(bg, "fill", "#ffffff");
-			ln = hg_svg_line(pat, 1, 0, 1, 6, ink[i]);
-			hg_svg_set(ln, "stroke-width", "2");
-		}
-	}
-
-	g = hg_svg_el(root, "g");
-	hg_svg_set(g, "class", "axis");
-	hg_svg_set(g, "data-axis", "x");
-	hg_svg_set(g, "data-scale", "linear");
-	for (i = 0; i < n; i++) {
-		double x = l + ticks[i] / top * (r - l);
-		xmlNodePtr t;
-		hg_svg_line(g, x, top_margin, x, b, HG_SVG_GRID);
-		hg_svg_line(g, x, b, x, b + 4, HG_SVG_AXIS);
-		t = hg_svg_label(g, x, b + 16, "middle", hg_svg_tick(buf, ticks[i]), 0);
-		hg_svg_set(t, "fill", HG_SVG_INK);
-	}
-	hg_svg_line(g, l, b, r, b, HG_SVG_AXIS);
-	hg_svg_line(g, l, top_margin, l, b, HG_SVG_AXIS);
-	{
-		xmlNodePtr t = hg_svg_label(g, (l + r) / 2, b + 36, "middle", value_label, 0);
-		hg_svg_set(t, "fill", HG_SVG_INK);
-	}
-
-	g = hg_svg_el(root, "g");
-	hg_svg_set(g, "class", "series");
-	for (i = 0; i < nbars; i++) {
-		const hg_chart_bar *br = &bars[i];
-		double y = top_margin + (double)i * row + (row - bar_h) / 2;
-		double w = br->value / top * (r - l);
-		const char *ink = br->baseline ? HG_SVG_GREY : "#0072B2";
-		xmlNodePtr rect = hg_svg_el(g, "rect"), t;
-		char *tip;
-		hg_svg_set(rect, "class", br->hollow ? (br->baseline ? "bar hollow baseline" : "bar hollow") :
-			br->baseline ? "bar baseline" : "bar");
-		hg_svg_setn(rect, "x", l);
-		hg_svg_setn(rect, "y", y);
-		hg_svg_setn(rect, "width", w);
-		hg_svg_setn(rect, "height", bar_h);
-		hg_svg_set(rect, "fill", br->hollow ? (br->baseline ? "url(#hg-hatch-baseline)" :
-			"url(#hg-hatch)") : ink);
-		if (br->hollow) {
-			hg_svg_set(rect, "stroke", ink);
-			hg_svg_set(rect, "stroke-width", "1.5");
-		}
-		tip = hg_xprintf("%s: %s", br->label ? br->label : "", hg_fmt_cpb(buf, sizeof buf,
-			br->value));
-		hg_svg_textel(rect, "title", tip);
-		free(tip);
-		t = hg_svg_label(g, l - 8, y + bar_h / 2, "end", br->label, S_BAR_CHARS);
-		hg_svg_set(t, "class", "bar-label");
-		hg_svg_set(t, "fill", HG_SVG_INK);
-		t = hg_svg_label(g, l + w + 5, y + bar_h / 2, "start", hg_fmt_cpb(buf, sizeof buf, br->value),
-			0);
-		hg_svg_set(t, "class", "bar-value");
-		hg_svg_set(t, "fill", HG_SVG_INK);
-	}
-
-	if (any_hollow || any_base) {
-		xmlNodePtr leg = hg_svg_el(root, "g"), s, t;
-		double x = l, y = b + 58;
-		hg_svg_set(leg, "class", "legend");
-		if (any_hollow) {
-			s = hg_svg_el(leg, "rect");
-			hg_svg_setn(s, "x", x);
-			hg_svg_setn(s, "y", y - 6);
-			hg_svg_set(s, "width", "18");
-			hg_svg_set(s, "height", "12");
-			hg_svg_set(s, "fill", "url(#hg-hatch)");
-			hg_svg_set(s, "stroke", "#0072B2");
-			hg_svg_set(s, "stroke-width", "1.5");
-			t = hg_svg_label(leg, x + 24, y, "start", "hatched: the figure is unstable or disturbed", 0);
-			hg_svg_set(t, "fill", HG_SVG_INK);
-			x += 300;
-		}
-		if (any_base) {
-			s = hg_svg_el(leg, "rect");
-			hg_svg_setn(s, "x", x);
-			hg_svg_setn(s, "y", y - 6);
-			hg_svg_set(s, "width", "18");
-			hg_svg_set(s, "height", "12");
-			hg_svg_set(s, "fill", HG_SVG_GREY);
-			t = hg_svg_label(leg, x + 24, y, "start", "grey: a yardstick", 0);
-			hg_svg_set(t, "fill", HG_SVG_INK);
-		}
-	}
+	S_lines_legend(root, c, legend_y, nhollow, nwhisker);
 	return hg_svg_finish(out, len, doc);
 }
 

@@ -1,5 +1,6 @@
 /* chart_svg.h — the SVG toolkit the charts share (chart_svg.c), private to the charts of the
- * renderers' layer (chart.c): it names libxml2's types, which no public header does. */
+ * renderers' layer (chart.c, chart_bars.c): it names libxml2's types, which no public header
+ * does. */
 #ifndef HG_CHART_SVG_H
 #define HG_CHART_SVG_H
 

@@ -13,6 +13,21 @@ static const char *S_label(hg_arena *a, const hg_fig *f)
 	return hg_printf(a, "%s (%s)", f->instance, f->implementation);
 }
 
+/* Is a headline drawn hatched or hollow: its interval wide or unconfirmed, or, without one,
+ * the figure disturbed? */
+static int S_doubtful(const hg_iv *iv, int disturbed)
+{
+	return iv->state == HG_IV_WIDE || iv->state == HG_IV_UNCONFIRMED ||
+		(iv->state == HG_IV_NONE && disturbed);
+}
+
+/* The interval of a headline per byte as a whisker's bounds (0: none). */
+static void S_whisker(double *lo, double *hi, const hg_iv *iv)
+{
+	*lo = iv->state != HG_IV_NONE ? iv->low_cpb : 0;
+	*hi = iv->state != HG_IV_NONE ? iv->high_cpb : 0;
+}
+
 /* ---- the chart of an algorithm page ---- */
 
 int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, const char *name,
@@ -41,7 +56,8 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 			continue;
 		points[np].x = (double)figs[i].message_bytes;
 		points[np].y = figs[i].headline_cpb;
-		points[np].hollow = figs[i].unstable || figs[i].disturbed;
+		points[np].hollow = S_doubtful(&figs[i].headline_iv, figs[i].disturbed);
+		S_whisker(&points[np].lo, &points[np].hi, &figs[i].headline_iv);
 		np++;
 		sr->npoints++;
 	}
@@ -56,9 +72,11 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 		sr->baseline = 1;
 		sr->points = &points[np];
 		for (z = 0; z < HG_NSIZES; z++)
-			if (y->cpb[k][z] > 0) {
+			if (y->at[k][z].cpb > 0) {
 				points[np].x = (double)hg_sizes[z];
-				points[np].y = y->cpb[k][z];
+				points[np].y = y->at[k][z].cpb;
+				points[np].hollow = S_doubtful(&y->at[k][z].iv, y->at[k][z].disturbed);
+				S_whisker(&points[np].lo, &points[np].hi, &y->at[k][z].iv);
 				np++;
 				sr->npoints++;
 			}
@@ -70,7 +88,8 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 	desc = hg_unit_words(s, hg_xprintf("Headline cycles per byte (vertical axis) of each instance and "
 		"implementation of %s at message sizes from 32 B to 64 KiB (horizontal axis, "
 		"logarithmic) on system %s. Thin grey dashed lines: SM3 and SHA-256, reference and "
-		"OpenSSL, on the same system. Hollow markers: figures marked unstable or disturbed.",
+		"OpenSSL, on the same system. Whiskers: each figure's interval. Hollow markers: figures "
+		"whose interval is wide or unconfirmed (without an interval: disturbed).",
 		name, s->name));
 	c.title = title;
 	c.desc = desc;
@@ -89,10 +108,20 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 	return rc;
 }
 
+/* In the cell just added for f, the unit of its system after the figure (before its mark)
+ * where it is not the page's. */
+static void S_unit_after(hg_arena *a, hg_node *row, const hg_system *s, const hg_system *cur,
+	const hg_fig *f)
+{
+	hg_node *t = row->last ? row->last->first : NULL;
+	if (f && t && t->type == HG_TEXT && strcmp(hg_unit_name(s), hg_unit_name(cur)) != 0)
+		t->text = hg_printf(a, "%s %s", t->text, hg_unit_name(s));
+}
+
 /* ---- "On other systems" ---- */
 
 void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const hg_system *cur,
-	const hg_sysfigs *all, size_t nall)
+	const hg_sysfigs *all, size_t nall, int *noted)
 {
 	static const char *head[] = { "instance", "system", "cycles/byte at 65536 B",
 		"cycles at 32 B", NULL };
@@ -100,6 +129,7 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 	const hg_fig **libs;
 	hg_node *p, *t, *row;
 	size_t i, k, m, nlibs = 0, total = 0;
+	int used = 0;
 
 	/* this system first, then the others in their order */
 	for (k = 0, m = 0; k < nall; k++)
@@ -142,7 +172,6 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 			const hg_sysfigs *o = order[k];
 			const hg_fig *f32 = NULL, *f64k = NULL;
 			hg_node *c;
-			char b[HG_FMT];
 			size_t w;
 			for (w = 0; w < o->nfigs; w++) {
 				if (!o->figs[w].ok || !hg_same_lib(&o->figs[w], libs[i]))
@@ -167,27 +196,17 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 				hg_add_link(a, c, hg_printf(a, "../%s/%s.html", o->system->name, id),
 					o->system->name, NULL);
 			}
-			hg_add_cell(a, row, hg_unit_cell(a, o->system, cur, f64k ?
-				hg_fmt_cpb(b, sizeof(b), f64k->headline_cpb) : "—"), 1);
-			hg_add_cell(a, row, hg_unit_cell(a, o->system, cur, f32 ?
-				hg_fmt_cycles(b, sizeof(b), f32->headline_cycles) : "—"), 1);
+			used |= hg_fig_cell(a, row, f64k, 0);
+			S_unit_after(a, row, o->system, cur, f64k);
+			used |= hg_fig_cell(a, row, f32, 1);
+			S_unit_after(a, row, o->system, cur, f32);
 		}
+	hg_marks_legend(a, body, used, cur->spread_limit_pct, noted);
 	free(libs);
 	free(order);
 }
 
 /* ---- the comparison page ---- */
-
-/* A figure cell of a row with the marks of that figure; returns them. */
-static int S_fig_cell(hg_arena *a, hg_node *row, const char *text, const hg_fig *f,
-	const hg_system *s)
-{
-	hg_node *c = hg_add_cell(a, row, text, 1);
-	if (!f)
-		return 0;
-	return hg_marks_add(a, c, f->unstable, f->disturbed, f->message_bytes, f->spread_pct,
-		s->spread_limit_pct, f->headline_estimator);
-}
 
 static void S_lib_cells(hg_arena *a, hg_node *row, const hg_lib *l)
 {
@@ -217,7 +236,7 @@ static void S_supercop_note(hg_arena *a, hg_node *body, const hg_lib *libs, size
 	hg_add_text(a, para, "SUPERCOP's crypto_hash implementations (marked SUPERCOP) stand beside "
 		"the NGCC candidates in the group of their digest length (output bytes × 8), timed by the "
 		"same method; their KAT column is SUPERCOP's own checksums. Each primitive's fastest "
-		"implementation at eBASH's message lengths: ");
+		"implementation, and those within noise of it, at eBASH's message lengths: ");
 	hg_add_link(a, para, "ebash.html", "eBASH table", NULL);
 	hg_add_text(a, para, ".");
 }
@@ -234,16 +253,22 @@ static hg_node *S_head(hg_arena *a, hg_node *body, const char *const *head, cons
 	return t;
 }
 
-/* The speed row of a library: KAT, headline figures with their marks, MB/s, ratios. */
-static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, const hg_yardsticks *y,
-	const hg_system *s)
+/* The yardsticks of the ratio columns: SM3 (reference), SHA-256 (reference) and (OpenSSL). */
+static const size_t S_ratio_yard[3] = { 0, 2, 3 };
+static const char *const S_ratio_head[3] = { "× SM3 (reference)", "× SHA-256 (reference)",
+	"× SHA-256 (OpenSSL)" };
+
+/* The speed row of a library: its rank, KAT, headline figures with their marks, MB/s, the
+ * ratios to the yardsticks measured (ratio[k]); returns the marks. */
+static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, size_t rank,
+	const hg_yardsticks *y, const int *ratio)
 {
-	static const int yard[3] = { 0, 2, 3 };
 	hg_node *row = hg_add(a, t, HG_ROW), *c;
 	char b[HG_FMT];
 	int used = 0;
 	size_t k;
 
+	hg_add_cell(a, row, rank ? hg_printf(a, "%zu", rank) : "—", 1);
 	S_lib_cells(a, row, l);
 	c = hg_add(a, row, HG_CELL);
 	if (l->any->kat) {
@@ -253,16 +278,59 @@ static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, const hg_yardst
 	} else {
 		hg_add_text(a, c, "—");
 	}
-	used |= S_fig_cell(a, row, l->f64k ? hg_fmt_cpb(b, sizeof(b), l->f64k->headline_cpb) : "—",
-		l->f64k, s);
-	used |= S_fig_cell(a, row, l->f32 ? hg_fmt_cycles(b, sizeof(b), l->f32->headline_cycles) :
-		"—", l->f32, s);
+	used |= hg_fig_cell(a, row, l->f64k, 0);
+	used |= hg_fig_cell(a, row, l->f32, 1);
 	hg_add_cell(a, row, l->f64k ? hg_fmt_mbps(b, sizeof(b), l->f64k->mb_per_s) : "—", 1);
 	for (k = 0; k < 3; k++) {
-		double ref = y->cpb[yard[k]][HG_AT_65536];
-		hg_add_cell(a, row, l->f64k && ref > 0 ?
-			hg_printf(a, "%.2f×", l->f64k->headline_cpb / ref) : "—", 1);
+		hg_headline_fig h;
+		if (!ratio[k])
+			continue;
+		if (!l->f64k) {
+			hg_add_cell(a, row, "—", 1);
+			continue;
+		}
+		hg_headline_of_fig(&h, l->f64k);
+		hg_ratio_cell(a, row, &h, &y->at[S_ratio_yard[k]][HG_AT_65536], "×");
 	}
+	return used;
+}
+
+/* The speed table of a group (libraries first..last of the page's order), ranked by the
+ * headline at 65536 B; a ratio column only for a yardstick measured on the system. Returns the
+ * marks. */
+static int S_speed_table(hg_arena *a, hg_node *body, const hg_lib *libs, size_t first,
+	size_t last, const hg_yardsticks *y, const char *label, const hg_system *s)
+{
+	static const char *const base[] = { "rank", "algorithm", "instance", "KAT",
+		"cycles/byte at 65536 B", "cycles per call at 32 B", "MB/s at 65536 B" };
+	static const int base_num[] = { 1, 0, 0, 0, 1, 1, 1 };
+	const char *head[11];
+	int num[11], ratio[3], used = 0;
+	const hg_fig **f64k = calloc(last - first + 1, sizeof(*f64k));
+	size_t *rank = calloc(last - first + 1, sizeof(*rank)), i, k, nh = 0;
+	hg_node *t;
+
+	for (k = 0; k < 7; k++) {
+		head[nh] = base[k];
+		num[nh++] = base_num[k];
+	}
+	for (k = 0; k < 3; k++) {
+		ratio[k] = y->at[S_ratio_yard[k]][HG_AT_65536].cpb > 0;
+		if (ratio[k]) {
+			head[nh] = S_ratio_head[k];
+			num[nh++] = 1;
+		}
+	}
+	head[nh] = NULL;
+	for (i = first; i < last; i++)
+		f64k[i - first] = libs[i].f64k;
+	hg_ranks(rank, f64k, last - first);
+	t = S_head(a, body, head, num, label);
+	hg_unit_header(a, s, t);
+	for (i = first; i < last; i++)
+		used |= S_speed_row(a, t, &libs[i], rank[i - first], y, ratio);
+	free(rank);
+	free(f64k);
 	return used;
 }
 
@@ -309,7 +377,8 @@ static void S_group_chart(hg_arena *a, hg_node *body, const hg_lib *libs, size_t
 			continue;
 		bars[nbars].label = S_label(a, l->any);
 		bars[nbars].value = l->f64k->headline_cpb;
-		bars[nbars].hollow = l->f64k->unstable || l->f64k->disturbed;
+		bars[nbars].hollow = S_doubtful(&l->f64k->headline_iv, l->f64k->disturbed);
+		S_whisker(&bars[nbars].lo, &bars[nbars].hi, &l->f64k->headline_iv);
 		bars[nbars].baseline = hg_yardstick_alg(l->any->algorithm);
 		nbars++;
 	}
@@ -321,8 +390,9 @@ static void S_group_chart(hg_arena *a, hg_node *body, const hg_lib *libs, size_t
 		hg_unit_name(s));
 	desc = hg_unit_words(s, hg_xprintf("One bar per instance and implementation of the group \"%s\" on system "
 		"%s, in the order of the table: headline cycles per byte at 65536 B (shorter is "
-		"faster). Grey bars: the bundled baselines (SM3, SHA-2, SHA-3). Outlined bars: figures "
-		"marked unstable or disturbed.", hg_groups[g].heading, s->name));
+		"faster), each with its interval as a whisker. Grey bars: the bundled baselines (SM3, "
+		"SHA-2, SHA-3). Hatched bars: figures whose interval is wide or unconfirmed (without an "
+		"interval: disturbed).", hg_groups[g].heading, s->name));
 	*charts = realloc(*charts, (*ncharts + 1) * sizeof(hg_svgfile));
 	sv = &(*charts)[(*ncharts)++];
 	memset(sv, 0, sizeof(*sv));
@@ -343,15 +413,12 @@ static void S_group_chart(hg_arena *a, hg_node *body, const hg_lib *libs, size_t
 hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
 	size_t n, const hg_yardsticks *y, const hg_texts *tx, hg_svgfile **charts, size_t *ncharts)
 {
-	static const char *const head[] = { "algorithm", "instance", "KAT",
-		"cycles/byte at 65536 B", "cycles per call at 32 B", "MB/s at 65536 B",
-		"× SM3 (reference)", "× SHA-256 (reference)", "× SHA-256 (OpenSSL)", NULL };
-	static const int num[] = { 0, 0, 0, 1, 1, 1, 1, 1, 1 };
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
 	hg_node *body = p->body, *para;
 	size_t nlibs, i, g;
 	hg_lib *libs = hg_libs_of(rows, n, &nlibs);
+	int noted = 0;
 
 	*charts = NULL;
 	*ncharts = 0;
@@ -364,9 +431,14 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	hg_add_text(a, para, hg_unit_text(a, s, "Every instance of every algorithm timed on this system, grouped by "
 		"digest length and sorted within a group by cycles per byte at 65536 B (fastest first). "
 		"Cycles are the headline figures, from an estimator that repeats on a shared or virtual "
-		"host (the guide's mean for evidence of an earlier hashbench); MB/s is the guide's mean. "
-		"Ratios divide an instance's cycles per byte at 65536 B by the yardstick's on the same "
-		"system: below 1.00× is faster. How the figures were taken: "));
+		"host (the guide's mean for evidence of an earlier hashbench), each ± the half-width of "
+		"its interval; MB/s is the guide's mean. An instance's rank is 1 and the number of the "
+		"group's instances faster than it beyond noise (their interval wholly below its own): "
+		"figures within noise of each other share a rank. Ratios divide an instance's cycles "
+		"per byte at 65536 B by the yardstick's on the same system: below 1.00× is faster; "
+		"where the two intervals overlap the ratio reads ≈ (within noise), the difference not "
+		"shown to be real; a yardstick not measured on this system has no column. How the "
+		"figures were taken: "));
 	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
 	hg_add_text(a, para, ".");
 	hg_add_downloads(a, body, "the record each comes from and its SHA-256");
@@ -376,9 +448,8 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		hg_add_warning(a, para, "No timing records on this system.");
 	}
 	for (g = 0; g < HG_NGROUPS; g++) {
-		hg_node *t;
 		size_t first = nlibs, last = 0;
-		int used = 0;
+		int used;
 		for (i = 0; i < nlibs; i++)
 			if (libs[i].group == g) {
 				if (first == nlibs)
@@ -388,11 +459,9 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		if (first == nlibs)
 			continue;
 		hg_add_heading(a, body, 2, hg_groups[g].heading);
-		t = S_head(a, body, head, num, hg_printf(a, "%s: speed", hg_groups[g].heading));
-		hg_unit_header(a, s, t);
-		for (i = first; i < last; i++)
-			used |= S_speed_row(a, t, &libs[i], y, s);
-		hg_marks_legend(a, body, used, s->spread_limit_pct);
+		used = S_speed_table(a, body, libs, first, last, y, hg_printf(a, "%s: speed",
+			hg_groups[g].heading), s);
+		hg_marks_legend(a, body, used, s->spread_limit_pct, &noted);
 		S_group_chart(a, body, libs, first, last, g, s, charts, ncharts);
 		S_memory_table(a, body, libs, first, last, hg_groups[g].heading);
 	}

@@ -15,7 +15,9 @@
 
 static const char *const S_columns[] = { "system", "algorithm", "instance", "implementation",
 	"message_bytes", "status", "kat", "mean_cycles", "cycles_per_byte", "mean_ns", "mb_per_s",
-	"calls", "rounds", "headline_cycles_per_byte", "headline_estimator", "median_cycles", "spread_pct", "unstable", "disturbed", "static_bytes",
+	"calls", "rounds", "headline_cycles_per_byte", "headline_low_cycles_per_byte",
+	"headline_high_cycles_per_byte", "headline_interval", "headline_estimator", "median_cycles",
+	"spread_pct", "unstable", "disturbed", "static_bytes",
 	"baseline_rss_kib", "peak_rss_kib", "stack_bytes", "heap_peak_bytes", "heap_allocations",
 	"mmap_bytes", "text_bytes", "data_bytes", "record", "record_sha256", "supercop_path",
 	"supercop_compiler", "unit", NULL };
@@ -51,10 +53,11 @@ static void S_csv_field(FILE *f, const char *s)
 
 /* One row's values as text; NULL where the figure does not exist (CSV: empty, JSON: null).
  * kinds[i]: 's' string, 'n' number, 'b' boolean. */
+#define S_NCOLUMNS (sizeof(S_columns) / sizeof(S_columns[0]) - 1)
 typedef struct {
-	char buf[40][64];
-	const char *v[40];
-	char kind[40];
+	char buf[S_NCOLUMNS][64];
+	const char *v[S_NCOLUMNS];
+	char kind[S_NCOLUMNS];
 } S_row;
 
 static void S_row_of(S_row *r, const hg_fig *f)
@@ -80,6 +83,9 @@ static void S_row_of(S_row *r, const hg_fig *f)
 	NUM(f->ok, "%llu", f->calls);
 	NUM(1, "%zu", f->rounds);
 	DBL(f->ok, f->headline_cpb);
+	DBL(f->ok && f->headline_iv.state != HG_IV_NONE, f->headline_iv.low_cpb);
+	DBL(f->ok && f->headline_iv.state != HG_IV_NONE, f->headline_iv.high_cpb);
+	STR(f->ok ? hg_iv_name(f->headline_iv.state) : NULL);
 	STR(f->ok ? f->headline_estimator : NULL);
 	DBL(f->median_cycles >= 0, f->median_cycles);
 	DBL(f->spread_pct >= 0, f->spread_pct);

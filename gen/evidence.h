@@ -38,6 +38,20 @@ typedef struct {
 	double reference, deviation_pct, limit_pct;
 } hg_rec_sentinel;
 
+/* The state of a headline's interval: none (evidence of an earlier hashbench), narrow, wide (its
+ * half-width above the precision the campaign asked for) or unconfirmed (no calm pass within it). */
+typedef enum { HG_IV_NONE, HG_IV_NARROW, HG_IV_WIDE, HG_IV_UNCONFIRMED } hg_iv_state;
+
+/* A headline's "interval": the headline ± a half-width from the spread of the pass minima. */
+typedef struct {
+	hg_iv_state state;     /* HG_IV_NONE: the record has none; the rest is then unset */
+	char *method;          /* "bootstrap-min-of-passes" */
+	double level;          /* 0.95 */
+	long long passes, order; /* the pass minima it was computed from, the j-th fastest bounding it */
+	double floor_pct, half_width_pct, target_pct; /* in % of the headline */
+	double low_cycles_per_call, high_cycles_per_call, low_cycles_per_byte, high_cycles_per_byte;
+} hg_interval;
+
 /* A record's "headline": the figure the comparisons use, from an estimator that repeats on a
  * noisy host (headline.c). present 0: evidence of an earlier hashbench, whose headline is the
  * guide's mean (estimator "mean"). */
@@ -47,6 +61,7 @@ typedef struct {
 	double cycles_per_call, cycles_per_byte;
 	size_t calm_passes;    /* headline.passes: the calm passes the median is taken over */
 	size_t passes;         /* the record's passes[], calm or not (0: not recorded) */
+	hg_interval interval;  /* headline.interval (state HG_IV_NONE when absent) */
 } hg_headline;
 
 typedef struct {
@@ -131,6 +146,8 @@ typedef struct {
 	double spread_limit_pct;       /* figures with a larger spread are flagged */
 	char *estimator;       /* campaign.estimator; NULL: earlier evidence (the mean) */
 	long long passes;      /* campaign.passes; -1: not recorded */
+	double precision_pct;  /* campaign.precision_pct (--precision); 0: not asked (the default
+	                        * applies), -1: not recorded (earlier evidence) */
 	char **warnings;       /* NULL-terminated */
 	char *sandbox;         /* what protected the machine: the method page's paragraph */
 	int sandbox_off;       /* 1: measured with --no-sandbox, 0: sandboxed, -1: not recorded */
@@ -269,11 +286,14 @@ void hg_sentinel_free(hg_sentinel *t);
 
 /* ---- the headline figure (headline.c) ---- */
 
-/* A record's "headline" and "passes" (absent or null: earlier evidence) into r->headline; file
- * names the record in messages. */
+/* A record's "headline" with its "interval" and "passes" (absent or null: earlier evidence) into
+ * r->headline; file names the record in messages. */
 int hg_headline_read(hg_record *r, json_t *j, const char *file);
 void hg_headline_clear(hg_record *r);
-/* system.json's campaign.estimator and campaign.passes into s (absent: earlier evidence). */
+/* "narrow", "wide", "unconfirmed"; NULL for HG_IV_NONE. */
+const char *hg_iv_name(hg_iv_state state);
+/* system.json's campaign.estimator, campaign.passes and campaign.precision_pct into s (absent:
+ * earlier evidence). */
 int hg_headline_campaign(hg_system *s, json_t *campaign, const char *file);
 
 /* The paragraph on what protected the machine, from system.json's "sandbox" (may be NULL:

@@ -65,6 +65,17 @@ static const char *S_kat_of(const hg_record *r, const hg_sysalg *sa)
 	return NULL;
 }
 
+/* The record's headline and its interval into its row. */
+static void S_headline_to_fig(hg_fig *f, const hg_record *r, const hg_figures_t *fg)
+{
+	hg_headline_fig h;
+	hg_headline_of(&h, r, fg);
+	f->headline_cycles = h.cycles;
+	f->headline_cpb = h.cpb;
+	f->headline_estimator = hg_xstrdup(h.estimator);
+	f->headline_iv = h.iv;
+}
+
 int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, const char *id,
 	const hg_sysalg *sa)
 {
@@ -107,13 +118,9 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 			f->mean_ns = fg.mean_ns;
 			f->mb_per_s = fg.mbps;
 			f->calls = fg.n;
-			{
-				hg_headline_fig h;
-				hg_headline_of(&h, r, &fg);
-				f->headline_cycles = h.cycles;
-				f->headline_cpb = h.cpb;
-				f->headline_estimator = hg_xstrdup(h.estimator);
-			}
+			S_headline_to_fig(f, r, &fg);
+		} else {
+			hg_iv_none(&f->headline_iv);
 		}
 		if (hg_record_spread(r, &median, &pct) == 0) {
 			f->median_cycles = median;
@@ -268,15 +275,85 @@ int hg_record_spread(const hg_record *r, double *median, double *pct)
 
 void hg_headline_of(hg_headline_fig *out, const hg_record *r, const hg_figures_t *mean)
 {
-	if (r->headline.present) {
-		out->cycles = r->headline.cycles_per_call * S_per_tick(r);
-		out->cpb = r->headline.cycles_per_byte * S_per_tick(r);
-		out->estimator = r->headline.estimator;
-	} else {
+	const hg_interval *iv = &r->headline.interval;
+	double k = S_per_tick(r);
+
+	memset(out, 0, sizeof(*out));
+	hg_iv_none(&out->iv);
+	out->disturbed = r->disturbed;
+	out->bytes = r->message_bytes;
+	if (!r->headline.present) {
 		out->cycles = mean->mean_cycles;
 		out->cpb = mean->cycles_per_byte;
 		out->estimator = HG_ESTIMATOR_MEAN;
+		out->mean = 1;
+		return;
 	}
+	/* the ticks of a counter that is not the core's clock, as cycles where a clock was declared */
+	out->cycles = r->headline.cycles_per_call * k;
+	out->cpb = r->headline.cycles_per_byte * k;
+	out->estimator = r->headline.estimator;
+	if (iv->state == HG_IV_NONE)
+		return;
+	out->iv.state = iv->state;
+	out->iv.low_cycles = iv->low_cycles_per_call * k;
+	out->iv.high_cycles = iv->high_cycles_per_call * k;
+	out->iv.low_cpb = iv->low_cycles_per_byte * k;
+	out->iv.high_cpb = iv->high_cycles_per_byte * k;
+	out->iv.half_pct = iv->half_width_pct;
+	out->iv.target_pct = iv->target_pct;
+}
+
+void hg_iv_none(hg_iv *iv)
+{
+	iv->state = HG_IV_NONE;
+	iv->low_cycles = iv->high_cycles = iv->low_cpb = iv->high_cpb = -1;
+	iv->half_pct = iv->target_pct = -1;
+}
+
+double hg_headline_half(const hg_headline_fig *h, int per_call)
+{
+	if (h->iv.state == HG_IV_NONE)
+		return -1;
+	/* the half-width as recorded: a low bound clamped at zero does not narrow it */
+	return (per_call ? h->cycles : h->cpb) * h->iv.half_pct / 100;
+}
+
+void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f)
+{
+	memset(out, 0, sizeof(*out));
+	out->cycles = f->headline_cycles;
+	out->cpb = f->headline_cpb;
+	out->estimator = f->headline_estimator;
+	out->mean = !f->headline_estimator || strcmp(f->headline_estimator, HG_ESTIMATOR_MEAN) == 0;
+	out->iv = f->headline_iv;
+	out->disturbed = f->disturbed;
+	out->bytes = f->message_bytes;
+}
+
+/* The interval of a headline per byte, or its point when it has none. */
+static void S_bounds(const hg_headline_fig *h, double *lo, double *hi)
+{
+	*lo = h->iv.state != HG_IV_NONE ? h->iv.low_cpb : h->cpb;
+	*hi = h->iv.state != HG_IV_NONE ? h->iv.high_cpb : h->cpb;
+}
+
+int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b)
+{
+	double alo, ahi, blo, bhi;
+	if (a->iv.state == HG_IV_NONE && b->iv.state == HG_IV_NONE)
+		return 0;
+	S_bounds(a, &alo, &ahi);
+	S_bounds(b, &blo, &bhi);
+	return alo <= bhi && blo <= ahi;
+}
+
+int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b)
+{
+	double alo, ahi, blo, bhi;
+	S_bounds(a, &alo, &ahi);
+	S_bounds(b, &blo, &bhi);
+	return ahi < blo;
 }
 
 void hg_memory_to_fig(hg_fig *f, const hg_record *r)
@@ -295,81 +372,74 @@ void hg_memory_to_fig(hg_fig *f, const hg_record *r)
 const char *const hg_yard_names[HG_NYARD] = { "SM3 (reference)", "SM3 (OpenSSL)",
 	"SHA-256 (reference)", "SHA-256 (OpenSSL)" };
 
-/* cycles/byte of a record when it is instance:impl at bytes and measured, else < 0 */
-static double S_cpb_match(const hg_record *r, const char *instance, const char *impl,
-	unsigned long long bytes)
+/* No headline: cpb and cycles -1, no interval. */
+static void S_no_headline(hg_headline_fig *out)
+{
+	memset(out, 0, sizeof(*out));
+	hg_iv_none(&out->iv);
+	out->cycles = out->cpb = -1;
+}
+
+/* The headline of a record when it is instance:impl at bytes and measured (0), else -1. */
+static int S_headline_match(hg_headline_fig *out, const hg_record *r, const char *instance,
+	const char *impl, unsigned long long bytes)
 {
 	hg_figures_t f;
-	hg_headline_fig h;
 	if (r->message_bytes == bytes && strcmp(r->instance, instance) == 0 &&
 		strcmp(r->implementation, impl) == 0 && strcmp(r->status, "ok") == 0 &&
 		hg_record_figures(&f, r) == 0) {
-		hg_headline_of(&h, r, &f);
-		return h.cpb;
+		hg_headline_of(out, r, &f);
+		return 0;
 	}
 	return -1;
 }
 
-static double S_cpb_of(const hg_record *recs, size_t n, const char *instance, const char *impl,
-	unsigned long long bytes)
+static void S_yard_of(hg_headline_fig *out, const hg_sysalg *sa, const char *instance,
+	const char *impl, unsigned long long bytes)
 {
 	size_t i;
-	double v = -1;
-	for (i = 0; i < n && v < 0; i++)
-		v = S_cpb_match(&recs[i], instance, impl, bytes);
-	return v;
+	int rc = -1;
+	S_no_headline(out);
+	for (i = 0; sa && i < sa->nrecords && rc != 0; i++)
+		rc = S_headline_match(out, &sa->records[i], instance, impl, bytes);
+	out->estimator = NULL; /* the records are not kept */
 }
 
 void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2)
 {
 	size_t k;
 	for (k = 0; k < HG_NSIZES; k++) {
-		out->cpb[0][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "reference",
-			hg_sizes[k]) : -1;
-		out->cpb[1][k] = sm3 ? S_cpb_of(sm3->records, sm3->nrecords, "SM3", "openssl",
-			hg_sizes[k]) : -1;
-		out->cpb[2][k] = sha2 ? S_cpb_of(sha2->records, sha2->nrecords, "SHA-256", "reference",
-			hg_sizes[k]) : -1;
-		out->cpb[3][k] = sha2 ? S_cpb_of(sha2->records, sha2->nrecords, "SHA-256", "openssl",
-			hg_sizes[k]) : -1;
+		S_yard_of(&out->at[0][k], sm3, "SM3", "reference", hg_sizes[k]);
+		S_yard_of(&out->at[1][k], sm3, "SM3", "openssl", hg_sizes[k]);
+		S_yard_of(&out->at[2][k], sha2, "SHA-256", "reference", hg_sizes[k]);
+		S_yard_of(&out->at[3][k], sha2, "SHA-256", "openssl", hg_sizes[k]);
 	}
 }
 
-double hg_records_cpb(hg_record *const *recs, size_t n, const hg_record *like,
-	unsigned long long bytes)
+int hg_records_headline_at(hg_headline_fig *out, hg_record *const *recs, size_t n,
+	const hg_record *like, unsigned long long bytes)
 {
 	size_t i;
-	double v = -1;
-	for (i = 0; i < n && v < 0; i++)
-		v = S_cpb_match(recs[i], like->instance, like->implementation, bytes);
-	return v;
+	int rc = -1;
+	S_no_headline(out);
+	for (i = 0; i < n && rc != 0; i++)
+		rc = S_headline_match(out, recs[i], like->instance, like->implementation, bytes);
+	return rc;
 }
 
-double hg_records_headline(hg_record *const *recs, size_t n)
+const hg_fig *hg_figs_headline(const hg_fig *figs, size_t n)
 {
-	double best = -1;
+	const hg_fig *best = NULL;
 	size_t i;
-	for (i = 0; i < n; i++) {
-		hg_figures_t f;
-		if (strcmp(recs[i]->implementation, "reference") == 0 &&
-			recs[i]->message_bytes == 65536 && strcmp(recs[i]->status, "ok") == 0 &&
-			hg_record_figures(&f, recs[i]) == 0) {
-			hg_headline_fig h;
-			hg_headline_of(&h, recs[i], &f);
-			return h.cpb;
-		}
-	}
+	for (i = 0; i < n; i++)
+		if (strcmp(figs[i].implementation, "reference") == 0 && figs[i].message_bytes == 65536 &&
+			figs[i].ok)
+			return &figs[i];
 	/* a SUPERCOP primitive has no "reference": its fastest implementation, as eBASH shows it */
-	for (i = 0; i < n; i++) {
-		hg_figures_t f;
-		hg_headline_fig h;
-		if (!recs[i]->sc_path || recs[i]->message_bytes != 65536 ||
-			strcmp(recs[i]->status, "ok") != 0 || (recs[i]->kat &&
-			strcmp(recs[i]->kat, "PASS") != 0) || hg_record_figures(&f, recs[i]) != 0)
-			continue;
-		hg_headline_of(&h, recs[i], &f);
-		if (best < 0 || h.cpb < best)
-			best = h.cpb;
-	}
+	for (i = 0; i < n; i++)
+		if (figs[i].supercop_path && figs[i].message_bytes == 65536 && figs[i].ok &&
+			(!figs[i].kat || strcmp(figs[i].kat, "PASS") == 0) &&
+			(!best || figs[i].headline_cpb < best->headline_cpb))
+			best = &figs[i];
 	return best;
 }

@@ -13,6 +13,14 @@
 #define HG_NSIZES 8
 extern const unsigned long long hg_sizes[HG_NSIZES];
 
+/* A headline's interval as the pages, charts and downloads use it: its state, its bounds per call
+ * and per byte, its half-width and the precision asked for, in % of the headline. */
+typedef struct {
+	hg_iv_state state;       /* HG_IV_NONE: no interval, the numbers are then -1 */
+	double low_cycles, high_cycles, low_cpb, high_cpb;
+	double half_pct, target_pct;
+} hg_iv;
+
 /* One timed record as a row of the downloads, the comparison pages and the charts: its raw
  * figures at full precision (the pages round them; the downloads do not). */
 typedef struct {
@@ -29,6 +37,7 @@ typedef struct {
 	 * "mean" (NULL when !ok) */
 	double headline_cycles, headline_cpb;
 	char *headline_estimator;
+	hg_iv headline_iv;       /* its interval */
 	unsigned long long calls;
 	size_t rounds;
 	double median_cycles, spread_pct; /* < 0: no single-call samples */
@@ -58,38 +67,54 @@ hg_record **hg_records_sorted(const hg_sysalg *sa, const hg_entry *e);
 hg_kat **hg_kats_sorted(const hg_sysalg *sa, const hg_entry *e);
 /* The derived figures of a record's rounds (genutil.h); 0, or -1 when they give none. */
 int hg_record_figures(hg_figures_t *f, const hg_record *r);
-/* The headline cycles/byte of the first of recs that is like's instance and implementation at
- * bytes and measured; < 0 when there is none. */
-double hg_records_cpb(hg_record *const *recs, size_t n, const hg_record *like,
-	unsigned long long bytes);
-/* The headline of an algorithm on a system from its records in page order: headline cycles/byte
- * at 65536 B of the first reference instance (a SUPERCOP primitive: of its fastest
- * implementation that passed); < 0 when there is none. */
-double hg_records_headline(hg_record *const *recs, size_t n);
+/* The headline of an algorithm on a system from its rows in page order: the row at 65536 B of
+ * the first reference instance (a SUPERCOP primitive: of its fastest implementation that
+ * passed); NULL when there is none. */
+const hg_fig *hg_figs_headline(const hg_fig *figs, size_t n);
 /* Median of the single-call samples and their interquartile range in % of it; -1: too few. */
 int hg_record_spread(const hg_record *r, double *median, double *pct);
 
 /* The estimator named for evidence without a headline: the guide's mean stands in. */
 #define HG_ESTIMATOR_MEAN "mean"
 
-/* The headline of a record whose guide's figures (from its rounds) are mean: the record's own,
- * else the mean's with estimator "mean". estimator is borrowed from r (or static). */
+/* The headline of one figure as the pages show it: the value, its interval and what marks it. */
 typedef struct {
 	double cycles, cpb;
-	const char *estimator;
+	const char *estimator;   /* borrowed (or static); NULL in a copy that outlives its record */
+	int mean;                /* the guide's mean stands in (evidence of an earlier hashbench) */
+	hg_iv iv;                /* its interval */
+	int disturbed;           /* the record's "disturbed" */
+	unsigned long long bytes; /* the message size */
 } hg_headline_fig;
+/* The headline of a record whose guide's figures (from its rounds) are mean: the record's own
+ * with its interval, else the mean's with estimator "mean". */
 void hg_headline_of(hg_headline_fig *out, const hg_record *r, const hg_figures_t *mean);
+/* No interval: state HG_IV_NONE, the numbers -1. */
+void hg_iv_none(hg_iv *iv);
+/* The half-width of a headline's interval per byte (or per call); -1 when it has none. */
+double hg_headline_half(const hg_headline_fig *h, int per_call);
+/* The headline of a row of figures (ok), as hg_headline_of gave it. */
+void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f);
 
+/* Are two headlines within noise of each other: does either have an interval, and do their
+ * intervals (a point for a figure without one) overlap? */
+int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b);
+/* Is a faster than b beyond noise: a's interval (or point) wholly below b's? */
+int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b);
+/* The headline of the first of recs that is like's instance and implementation at bytes and
+ * measured; -1 when there is none (out->cpb is then -1). */
+int hg_records_headline_at(hg_headline_fig *out, hg_record *const *recs, size_t n,
+	const hg_record *like, unsigned long long bytes);
 /* The record's memory figures into its row of raw figures. */
 void hg_memory_to_fig(hg_fig *f, const hg_record *r);
 
 /* ---- the yardsticks ---- */
 
-/* The yardsticks of a system: cycles/byte of SM3 and SHA-256, reference and OpenSSL, at each
- * size of hg_sizes (< 0 when not measured there). */
+/* The yardsticks of a system: the headlines of SM3 and SHA-256, reference and OpenSSL, at each
+ * size of hg_sizes (cpb < 0 when not measured there; estimator NULL). */
 #define HG_NYARD 4
 typedef struct {
-	double cpb[HG_NYARD][HG_NSIZES];
+	hg_headline_fig at[HG_NYARD][HG_NSIZES];
 } hg_yardsticks;
 #define HG_AT_1024 3
 #define HG_AT_65536 7
@@ -132,5 +157,9 @@ int hg_same_lib(const hg_fig *a, const hg_fig *b);
 int hg_yardstick_alg(const char *id);
 /* Does any row have figures (is there anything to draw)? */
 int hg_figs_have_figures(const hg_fig *figs, size_t n);
+/* rank[i]: 1 + how many of figs are faster than figs[i] beyond noise (hg_faster_beyond_noise
+ * of their headlines per byte), so that figures within noise of each other share a rank; 0 where
+ * figs[i] is NULL. */
+void hg_ranks(size_t *rank, const hg_fig *const *figs, size_t n);
 
 #endif

@@ -1,7 +1,9 @@
 /* figures_compare.c — the field compared as data: the libraries among the rows of a system,
- * grouped by digest length and sorted by their headline at 65536 B, the yardsticks' algorithms,
- * and whether rows have anything to draw. The comparison page and the charts are built from it. */
+ * grouped by digest length and sorted by their headline at 65536 B, their ranks (figures within
+ * noise of each other share one), the yardsticks' algorithms, and whether rows have anything to
+ * draw. The comparison page and the charts are built from it. */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,4 +102,24 @@ hg_lib *hg_libs_of(const hg_fig *const *rows, size_t n, size_t *nlibs)
 	if (*nlibs)
 		qsort(libs, *nlibs, sizeof(hg_lib), S_cmp_lib);
 	return libs;
+}
+
+void hg_ranks(size_t *rank, const hg_fig *const *figs, size_t n)
+{
+	hg_headline_fig *h = calloc(n + 1, sizeof(*h));
+	size_t i, k;
+
+	if (!h) {
+		fprintf(stderr, "hashgen: out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < n; i++)
+		if (figs[i])
+			hg_headline_of_fig(&h[i], figs[i]);
+	for (i = 0; i < n; i++) {
+		rank[i] = figs[i] ? 1 : 0;
+		for (k = 0; figs[i] && k < n; k++)
+			rank[i] += figs[k] && k != i && hg_faster_beyond_noise(&h[k], &h[i]);
+	}
+	free(h);
 }

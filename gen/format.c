@@ -128,27 +128,52 @@ char *hg_fmt_message(char *buf, size_t n, unsigned long long bytes)
 	return buf;
 }
 
+/* The unit of a cycle count: its decimals d and scale e (the value is counted in 10^(e - d)
+ * units), chosen on the rounded value, so 9999.5 becomes "10.0 k", not "10000". */
+static const char *S_cycles_unit(double x, int *d, int *e)
+{
+	if (S_scaled(x, 0) < 10000) {
+		*d = 0, *e = 0;
+		return "";
+	}
+	if (S_scaled(x, -2) < 10000) { /* tenths of k */
+		*d = 1, *e = 3;
+		return " k";
+	}
+	*d = 2, *e = 6; /* hundredths of M */
+	return " M";
+}
+
 char *hg_fmt_cycles(char *buf, size_t n, double mean_cycles)
 {
 	S_out o = S_open(buf, n);
-	int neg = mean_cycles < 0;
-	double x = fabs(mean_cycles), m;
+	double x = fabs(mean_cycles);
+	const char *unit;
+	int d, e;
 
 	if (!isfinite(mean_cycles))
 		return S_na(buf, n);
-	/* each unit is tried on the rounded value, so 9999.5 becomes "10.0 k", not "10000" */
-	m = S_scaled(x, 0);
-	if (m < 10000) {
-		S_fixed(&o, neg, m, 0, "");
-		return buf;
-	}
-	m = S_scaled(x, -2); /* tenths of k */
-	if (m < 10000) {
-		S_fixed(&o, neg, m, 1, " k");
-		return buf;
-	}
-	m = S_scaled(x, -4); /* hundredths of M */
-	S_fixed(&o, neg, m, 2, " M");
+	unit = S_cycles_unit(x, &d, &e);
+	S_fixed(&o, mean_cycles < 0, S_scaled(x, d - e), d, unit);
+	return buf;
+}
+
+char *hg_fmt_cycles_pm(char *buf, size_t n, double mean_cycles, double half)
+{
+	S_out o = S_open(buf, n);
+	double x = fabs(mean_cycles);
+	const char *unit;
+	int d, e, k;
+
+	if (!isfinite(mean_cycles) || !isfinite(half) || half < 0)
+		return hg_fmt_cycles(buf, n, mean_cycles);
+	unit = S_cycles_unit(x, &d, &e);
+	/* a decimal or two more where the half-width would read 0 (10.00 k ± 0.02 k) */
+	for (k = 0; k < 2 && half > 0 && S_scaled(half, d - e) < 1; k++)
+		d++;
+	S_fixed(&o, mean_cycles < 0, S_scaled(x, d - e), d, unit);
+	S_add(&o, " \u00b1 ");
+	S_fixed(&o, 0, S_scaled(half, d - e), d, unit);
 	return buf;
 }
 
@@ -165,6 +190,24 @@ static char *S_one_decimal(char *buf, size_t n, double v)
 char *hg_fmt_cpb(char *buf, size_t n, double cycles_per_byte)
 {
 	return S_one_decimal(buf, n, cycles_per_byte);
+}
+
+char *hg_fmt_cpb_pm(char *buf, size_t n, double cycles_per_byte, double half)
+{
+	S_out o;
+	int d = 1;
+
+	if (!isfinite(cycles_per_byte) || !isfinite(half) || half < 0)
+		return S_one_decimal(buf, n, cycles_per_byte);
+	/* one decimal, as every cycles/byte figure; more where the half-width would read 0.0, so
+	 * that it keeps one significant digit (7.62 ± 0.04, 1.544 ± 0.003), at most four */
+	while (d < 4 && half > 0 && S_scaled(half, d) < 1)
+		d++;
+	o = S_open(buf, n);
+	S_fixed(&o, cycles_per_byte < 0, S_scaled(fabs(cycles_per_byte), d), d, "");
+	S_add(&o, " \u00b1 ");
+	S_fixed(&o, 0, S_scaled(half, d), d, "");
+	return buf;
 }
 
 char *hg_fmt_mbps(char *buf, size_t n, double mbps)

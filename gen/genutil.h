@@ -61,6 +61,10 @@ char *hg_fmt_message(char *buf, size_t n, unsigned long long bytes);
 char *hg_fmt_cycles(char *buf, size_t n, double mean_cycles);
 /* one decimal: "95.7" */
 char *hg_fmt_cpb(char *buf, size_t n, double cycles_per_byte);
+/* A figure with its interval's half-width in the figure's own unit and decimals: "9.2 ± 0.1",
+ * "1183 ± 5", "657.6 k ± 2.6 k"; the figure alone when half is negative or not finite. */
+char *hg_fmt_cpb_pm(char *buf, size_t n, double cycles_per_byte, double half);
+char *hg_fmt_cycles_pm(char *buf, size_t n, double mean_cycles, double half);
 /* three significant digits, trailing zeros dropped: "961 ns", "1.14 µs", "28 µs", "1.13 ms" */
 char *hg_fmt_time(char *buf, size_t n, double ns);
 /* one decimal: "28.1" */

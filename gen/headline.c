@@ -1,5 +1,6 @@
 /* headline.c — the headline figure of a record (an estimator that repeats on a noisy host, beside
- * the guide's means) and the campaign's estimator, read from the evidence as untrusted input. */
+ * the guide's means) with its interval, and the campaign's estimator, read from the evidence as
+ * untrusted input. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +22,73 @@ static int S_num(double *out, json_t *v, const char *file, const char *path, int
 	if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)
 		return hg_ev_bad(file, path, "expected a number of 0 or more");
 	*out = json_number_value(v);
+	return 0;
+}
+
+static const char *const S_iv_names[] = { NULL, "narrow", "wide", "unconfirmed" };
+
+const char *hg_iv_name(hg_iv_state state)
+{
+	return state > HG_IV_NONE && state <= HG_IV_UNCONFIRMED ? S_iv_names[state] : NULL;
+}
+
+/* A required number of 0 or more of headline.interval. */
+static int S_iv_num(double *out, json_t *iv, const char *key, const char *file)
+{
+	char path[96];
+	snprintf(path, sizeof path, "headline.interval.%s", key);
+	return S_num(out, json_object_get(iv, key), file, path, 1);
+}
+
+/* headline.interval (issue 32's contract): every field required, of its type, low <= high. */
+static int S_interval(hg_interval *out, json_t *iv, const char *file)
+{
+	static const char *const bounds[2][2] = { { "low_cycles_per_call", "high_cycles_per_call" },
+		{ "low_cycles_per_byte", "high_cycles_per_byte" } };
+	json_t *method = json_object_get(iv, "method"), *state = json_object_get(iv, "state");
+	double *lo[2] = { &out->low_cycles_per_call, &out->low_cycles_per_byte };
+	double *hi[2] = { &out->high_cycles_per_call, &out->high_cycles_per_byte };
+	hg_iv_state k;
+	size_t b;
+
+	if (!json_is_object(iv))
+		return hg_ev_bad(file, "headline.interval", "expected an object");
+	if (!method || !json_is_string(method))
+		return hg_ev_bad(file, "headline.interval.method", method ? "expected a string" :
+			"missing");
+	if (!state)
+		return hg_ev_bad(file, "headline.interval.state", "missing");
+	for (k = HG_IV_NARROW; k <= HG_IV_UNCONFIRMED && json_is_string(state); k++)
+		if (strcmp(json_string_value(state), S_iv_names[k]) == 0)
+			break;
+	if (!json_is_string(state) || k > HG_IV_UNCONFIRMED)
+		return hg_ev_bad(file, "headline.interval.state",
+			"expected \"narrow\", \"wide\" or \"unconfirmed\"");
+	if (S_iv_num(&out->level, iv, "level", file) || S_iv_num(&out->floor_pct, iv, "floor_pct",
+			file) || S_iv_num(&out->half_width_pct, iv, "half_width_pct", file) ||
+		S_iv_num(&out->target_pct, iv, "target_pct", file))
+		return -1;
+	if (out->level <= 0 || out->level > 1)
+		return hg_ev_bad(file, "headline.interval.level", "expected a number above 0, at most 1");
+	if (hg_ev_int(&out->passes, file, iv, "headline.interval.", "passes", 1) ||
+		hg_ev_int(&out->order, file, iv, "headline.interval.", "order", 1))
+		return -1;
+	if (out->passes < 1)
+		return hg_ev_bad(file, "headline.interval.passes", "expected an integer of 1 or more");
+	if (out->order < 1 || out->order > out->passes)
+		return hg_ev_bad(file, "headline.interval.order", "expected an integer from 1 to "
+			"headline.interval.passes");
+	for (b = 0; b < 2; b++) {
+		char path[96];
+		if (S_iv_num(lo[b], iv, bounds[b][0], file) || S_iv_num(hi[b], iv, bounds[b][1], file))
+			return -1;
+		snprintf(path, sizeof path, "headline.interval.%s", bounds[b][0]);
+		if (*lo[b] > *hi[b])
+			return hg_ev_bad(file, path, b ? "above high_cycles_per_byte" :
+				"above high_cycles_per_call");
+	}
+	out->method = hg_xstrdup(json_string_value(method));
+	out->state = k;
 	return 0;
 }
 
@@ -50,6 +118,9 @@ static int S_headline(hg_headline *h, json_t *hl, const char *file)
 		}
 		h->calm_passes = json_array_size(ps);
 	}
+	v = json_object_get(hl, "interval");
+	if (v && !json_is_null(v) && S_interval(&h->interval, v, file) != 0)
+		return -1;
 	h->estimator = hg_xstrdup(json_string_value(est));
 	h->present = 1;
 	return 0;
@@ -102,14 +173,24 @@ void hg_headline_clear(hg_record *r)
 {
 	free(r->headline.estimator);
 	r->headline.estimator = NULL;
+	free(r->headline.interval.method);
+	r->headline.interval.method = NULL;
 }
 
 int hg_headline_campaign(hg_system *s, json_t *campaign, const char *file)
 {
 	json_t *est = json_object_get(campaign, "estimator"), *p = json_object_get(campaign, "passes");
+	json_t *prec = json_object_get(campaign, "precision_pct");
 
 	s->estimator = NULL;
 	s->passes = -1;
+	s->precision_pct = !prec ? -1 : 0;
+	if (prec && !json_is_null(prec)) {
+		if (!json_is_number(prec) || !isfinite(json_number_value(prec)) ||
+			json_number_value(prec) <= 0)
+			return hg_ev_bad(file, "campaign.precision_pct", "expected a number above 0 or null");
+		s->precision_pct = json_number_value(prec);
+	}
 	if (est && !json_is_null(est)) {
 		if (!json_is_string(est))
 			return hg_ev_bad(file, "campaign.estimator", "expected a string");

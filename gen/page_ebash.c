@@ -1,6 +1,7 @@
 /* page_ebash.c — the eBASH-style table of a system: one row per primitive (every algorithm
- * instance, SUPERCOP's and the NGCC candidates'), its fastest implementation and cycles per byte
- * at eBASH's reporting lengths, each primitive linked to its page. */
+ * instance, SUPERCOP's and the NGCC candidates'), ranked, its fastest implementation (and those
+ * within noise of it) and cycles per byte at eBASH's reporting lengths, each primitive linked to
+ * its page. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,33 +86,52 @@ static void S_primitive_cell(hg_arena *a, hg_node *row, const char *alg, const c
 		hg_add_textf(a, c, " (%s)", alg);
 }
 
-static int S_row(hg_arena *a, hg_node *t, const S_prim *p, const hg_fig *const *rows,
-	const hg_system *s)
+/* The fastest implementation's cell: its name and, where other implementations are within noise
+ * of it at the same length, theirs, so that no claim outruns the figures. */
+static void S_fastest_cell(hg_arena *a, hg_node *row, const S_prim *p, const hg_fig *const *rows)
+{
+	hg_node *c = hg_add(a, row, HG_CELL);
+	hg_headline_fig best, h;
+	size_t i, near = 0;
+
+	if (!p->best) {
+		hg_add_text(a, c, "nothing timed");
+		return;
+	}
+	hg_add_code(a, c, p->best->implementation);
+	hg_headline_of_fig(&best, p->best);
+	for (i = p->first; i < p->last; i++) {
+		if (!S_passed(rows[i]) || rows[i]->message_bytes != p->best->message_bytes ||
+			hg_same_lib(rows[i], p->best))
+			continue;
+		hg_headline_of_fig(&h, rows[i]);
+		if (!hg_within_noise(&h, &best))
+			continue;
+		hg_add_text(a, c, near++ ? ", " : " (within noise of it: ");
+		hg_add_code(a, c, rows[i]->implementation);
+	}
+	if (near)
+		hg_add_text(a, c, ")");
+}
+
+static int S_row(hg_arena *a, hg_node *t, const S_prim *p, size_t rank,
+	const hg_fig *const *rows)
 {
 	const hg_fig *any = rows[p->first];
 	hg_node *row = hg_add(a, t, HG_ROW), *c;
-	char b[HG_FMT];
 	size_t k;
 	int used = 0;
 
+	hg_add_cell(a, row, rank ? hg_printf(a, "%zu", rank) : "—", 1);
 	S_primitive_cell(a, row, any->algorithm, any->instance);
-	c = hg_add(a, row, HG_CELL);
-	if (p->best)
-		hg_add_code(a, c, p->best->implementation);
-	else
-		hg_add_text(a, c, "nothing timed");
+	S_fastest_cell(a, row, p, rows);
 	c = hg_add(a, row, HG_CELL);
 	if (p->best && p->best->compiler)
 		hg_add_code(a, c, p->best->compiler)->cls = "compiler";
 	else
 		hg_add_text(a, c, "—");
-	for (k = 0; k < HG_EBASH_NSIZES; k++) {
-		const hg_fig *f = p->at[k];
-		c = hg_add_cell(a, row, f ? hg_fmt_cpb(b, sizeof(b), f->headline_cpb) : "—", 1);
-		if (f)
-			used |= hg_marks_add(a, c, f->unstable, f->disturbed, f->message_bytes,
-				f->spread_pct, s->spread_limit_pct, f->headline_estimator);
-	}
+	for (k = 0; k < HG_EBASH_NSIZES; k++)
+		used |= hg_fig_cell(a, row, p->at[k], 0);
 	return used;
 }
 
@@ -131,10 +151,12 @@ static void S_intro(hg_arena *a, hg_node *body, const hg_system *s)
 	hg_add_text(a, para, hg_unit_text(a, s, "Every primitive measured on this system, SUPERCOP's crypto_hash "
 		"primitives and the NGCC candidates alike, as eBASH tabulates them: for each, its "
 		"fastest implementation (by the headline figure at the longest message it was timed "
-		"at) with the compiler setting SUPERCOP built it with, and that implementation's "
-		"cycles per byte at each message length, fastest first. Cycles are the headline "
-		"figures, from an estimator that repeats on a shared or virtual host, not eBASH's "
-		"median of medians. "));
+		"at; those within noise of it, their intervals overlapping, are named beside it) with "
+		"the compiler setting SUPERCOP built it with, and that implementation's cycles per byte "
+		"at each message length, fastest first; primitives within noise of each other at long "
+		"share a rank. Cycles are the headline "
+		"figures, each ± the half-width of its interval, from an estimator that repeats on a "
+		"shared or virtual host, not eBASH's median of medians. "));
 	hg_add_text(a, hg_add(a, para, HG_EMPH), "long");
 	hg_add_text(a, para, " is the figure measured at 65536 B, not eBASH's extrapolation to "
 		"unbounded messages; the other columns are message lengths in bytes; — marks a length "
@@ -148,14 +170,16 @@ static void S_intro(hg_arena *a, hg_node *body, const hg_system *s)
 hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
 	size_t n, const char *const *ids, size_t nids, const hg_texts *tx)
 {
-	static const char *const head[] = { "primitive", "fastest implementation", "compiler",
-		"long", "4096", "1536", "576", "64", "8", NULL };
-	static const int num[] = { 0, 0, 0, 1, 1, 1, 1, 1, 1 };
+	static const char *const head[] = { "rank", "primitive", "fastest implementation",
+		"compiler", "long", "4096", "1536", "576", "64", "8", NULL };
+	static const int num[] = { 1, 0, 0, 0, 1, 1, 1, 1, 1, 1 };
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
 	hg_node *body = p->body, *t;
 	size_t nprims, i;
 	S_prim *prims = S_prims(rows, n, &nprims);
+	const hg_fig **longs = calloc(nprims + 1, sizeof(*longs));
+	size_t *rank = calloc(nprims + 1, sizeof(*rank));
 	int used = 0;
 
 	(void)d;
@@ -170,23 +194,29 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	t->title = "Cycles per byte of each primitive's fastest implementation";
 	hg_unit_header(a, s, t);
 	for (i = 0; i < nprims; i++)
-		used |= S_row(a, t, &prims[i], rows, s);
+		longs[i] = prims[i].at[0];
+	hg_ranks(rank, longs, nprims);
+	for (i = 0; i < nprims; i++)
+		used |= S_row(a, t, &prims[i], rank[i], rows);
 	for (i = 0; i < nids; i++) {
 		hg_node *row;
 		size_t k;
 		if (!hg_system_has(s, ids[i]) || S_has_rows(rows, n, ids[i]))
 			continue;
 		row = hg_add(a, t, HG_ROW);
+		hg_add_cell(a, row, "—", 1);
 		S_primitive_cell(a, row, ids[i], ids[i]);
 		hg_add_cell(a, row, "nothing timed", 0);
 		hg_add_cell(a, row, "—", 0);
 		for (k = 0; k < HG_EBASH_NSIZES; k++)
 			hg_add_cell(a, row, "—", 1);
 	}
-	hg_marks_legend(a, body, used, s->spread_limit_pct);
+	hg_marks_legend(a, body, used, s->spread_limit_pct, NULL);
 	hg_add_downloads(a, body, "the record each comes from, its SUPERCOP path and compiler "
 		"setting, and its SHA-256");
 	free(prims);
+	free(longs);
+	free(rank);
 	p->footer = hg_node_new(a, HG_PARA);
 	hg_add_textf(a, p->footer, "Generated by %s from evidence %s.", tx->generator,
 		hg_measured_by(a, s));

@@ -1,6 +1,7 @@
-/* page_headline.c — the headline figure on the pages: the marks of unstable and disturbed figures
- * and their legend, section 4's sentence on the headline column and the method page's
- * placeholders on the estimator and the sentinel's limit. */
+/* page_headline.c — the headline figure on the pages: its cell with its interval, the marks (‡ on
+ * a headline whose interval is wide or unconfirmed, † on a spread above the limit) and their
+ * legend, section 4's sentence on the headline column and the method page's placeholders on the
+ * estimator and the sentinel's limit. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -19,41 +20,125 @@ static void S_mark(hg_arena *a, hg_node *cell, const char *symbol, const char *t
 	hg_add_text(a, m, symbol);
 }
 
-int hg_marks_add(hg_arena *a, hg_node *cell, int unstable, int disturbed,
-	unsigned long long bytes, double spread_pct, double limit, const char *estimator)
+int hg_mark_spread(hg_arena *a, hg_node *cell, unsigned long long bytes, double spread_pct,
+	double limit)
 {
-	int used = 0;
-	if (unstable) {
-		S_mark(a, cell, "†", hg_printf(a, "unstable at %llu B: the single calls spread "
-			"± %.1f %% about their median, above the limit of %.0f %%", bytes, spread_pct, limit));
-		used |= HG_MARK_UNSTABLE;
-	}
-	if (disturbed) {
-		S_mark(a, cell, "‡", hg_printf(a, "disturbed at %llu B: %s", bytes,
-			estimator && strcmp(estimator, HG_ESTIMATOR_MEAN) != 0 ?
-			"not confirmed: no second pass came within 2 % of the fastest, or none of those "
-			"was calm" :
-			"its rounds still lay far apart after the retries"));
-		used |= HG_MARK_DISTURBED;
-	}
-	return used;
+	S_mark(a, cell, "†", hg_printf(a, "unstable at %llu B: the single calls spread ± %.1f %% "
+		"about their median, above the limit of %.0f %%", bytes, spread_pct, limit));
+	return HG_MARK_UNSTABLE;
 }
 
-void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit)
+int hg_mark_headline(hg_arena *a, hg_node *cell, const hg_headline_fig *h)
 {
+	switch (h->iv.state) {
+	case HG_IV_WIDE:
+		S_mark(a, cell, "‡", hg_printf(a, "wide at %llu B: ± %.1f %%, wider than the ± %g %% "
+			"asked for", h->bytes, h->iv.half_pct, h->iv.target_pct));
+		return HG_MARK_WIDE;
+	case HG_IV_UNCONFIRMED:
+		S_mark(a, cell, "‡", hg_printf(a, "unconfirmed at %llu B: no calm pass within its "
+			"interval", h->bytes));
+		return HG_MARK_UNCONFIRMED;
+	case HG_IV_NARROW:
+		return 0;
+	case HG_IV_NONE:
+		break;
+	}
+	if (!h->disturbed)
+		return HG_MARK_NO_INTERVAL;
+	S_mark(a, cell, "‡", hg_printf(a, "disturbed at %llu B: %s", h->bytes, !h->mean ?
+		"not confirmed: no second pass came within 2 % of the fastest, or none of those was "
+		"calm" : "its rounds still lay far apart after the retries"));
+	return HG_MARK_DISTURBED | HG_MARK_NO_INTERVAL;
+}
+
+int hg_headline_cell(hg_arena *a, hg_node *row, const hg_headline_fig *h, int per_call)
+{
+	char b[HG_FMT];
+	double half = hg_headline_half(h, per_call);
+	hg_node *c = hg_add_cell(a, row, per_call ? hg_fmt_cycles_pm(b, sizeof(b), h->cycles, half) :
+		hg_fmt_cpb_pm(b, sizeof(b), h->cpb, half), 1);
+	return hg_mark_headline(a, c, h);
+}
+
+int hg_fig_cell(hg_arena *a, hg_node *row, const hg_fig *f, int per_call)
+{
+	hg_headline_fig h;
+	if (!f) {
+		hg_add_cell(a, row, "—", 1);
+		return 0;
+	}
+	hg_headline_of_fig(&h, f);
+	return hg_headline_cell(a, row, &h, per_call);
+}
+
+/* Are two headlines the same figure (a yardstick's own row)? */
+static int S_same(const hg_headline_fig *x, const hg_headline_fig *y)
+{
+	return x->cpb == y->cpb && x->bytes == y->bytes && x->iv.state == y->iv.state &&
+		x->iv.low_cpb == y->iv.low_cpb && x->iv.high_cpb == y->iv.high_cpb;
+}
+
+/* A headline per byte as its cell shows it. */
+static const char *S_cpb(hg_arena *a, const hg_headline_fig *h)
+{
+	char b[HG_FMT];
+	return hg_strdup(a, hg_fmt_cpb_pm(b, sizeof(b), h->cpb, hg_headline_half(h, 0)));
+}
+
+void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
+	const hg_headline_fig *ref, const char *times)
+{
+	hg_node *c, *span;
+	double r;
+
+	if (x->cpb < 0 || !(ref->cpb > 0)) {
+		hg_add_cell(a, row, "—", 1);
+		return;
+	}
+	r = x->cpb / ref->cpb;
+	if (S_same(x, ref) || !hg_within_noise(x, ref)) {
+		hg_add_cell(a, row, hg_printf(a, "%.2f%s", r, times), 1);
+		return;
+	}
+	c = hg_add_cell(a, row, NULL, 1);
+	span = hg_add(a, c, HG_SPAN);
+	span->cls = "noise";
+	span->title = hg_printf(a, "within noise: the intervals of %s and %s cycles/byte overlap, "
+		"so the two are not shown to differ", S_cpb(a, x), S_cpb(a, ref));
+	hg_add_textf(a, span, "≈ %.2f%s (within noise)", r, times);
+}
+
+void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit, int *noted)
+{
+	int iv = used & (HG_MARK_WIDE | HG_MARK_UNCONFIRMED);
 	hg_node *p;
+
+	if (noted && *noted)
+		used &= ~HG_MARK_NO_INTERVAL;
 	if (!used)
 		return;
 	p = hg_add(a, body, HG_PARA);
 	p->cls = "legend";
 	if (used & HG_MARK_UNSTABLE)
-		hg_add_textf(a, p, "† unstable: the single calls at that size spread more than %.0f %% "
-			"about their median.%s", limit, used & HG_MARK_DISTURBED ? " " : "");
+		hg_add_textf(a, p, "† on a spread: unstable, the single calls at that size spread more "
+			"than %.0f %% about their median. ", limit);
+	if (iv)
+		hg_add_textf(a, p, "‡ on a headline figure: its interval is %s%s%s. ",
+			used & HG_MARK_WIDE ? "wide (its half-width is above the precision the campaign "
+			"asked for)" : "", iv == (HG_MARK_WIDE | HG_MARK_UNCONFIRMED) ? " or " : "",
+			used & HG_MARK_UNCONFIRMED ? "unconfirmed (no calm pass lies within it)" : "");
 	if (used & HG_MARK_DISTURBED)
-		hg_add_text(a, p, "‡ disturbed: the figure at that size was not confirmed by a second "
-			"pass within 2 %, one of them calm (in evidence of an earlier hashbench: its rounds "
-			"still lay far apart after the retries).");
-	hg_add_text(a, p, " The method page says how figures are judged.");
+		hg_add_text(a, p, "‡ on a figure without an interval: disturbed, not confirmed by a "
+			"second pass within 2 %, one of them calm (in evidence of an earlier hashbench: its "
+			"rounds still lay far apart after the retries). ");
+	if (used & HG_MARK_NO_INTERVAL) {
+		hg_add_text(a, p, "A figure without ± has no interval: evidence of an earlier hashbench "
+			"(or of another tool) gives none. ");
+		if (noted)
+			*noted = 1;
+	}
+	hg_add_text(a, p, "The method page says how figures are judged.");
 }
 
 /* ---- section 4 and the method page ---- */
@@ -65,7 +150,9 @@ void hg_headline_perf_note(hg_arena *a, hg_node *para, const hg_system *s)
 	if (s->estimator)
 		hg_add_textf(a, para, "the %s estimator of the method page, which repeats on a "
 			"shared or virtual host where the guide's means move with its speed; a record "
-			"without it (evidence of an earlier hashbench) shows the mean.", s->estimator);
+			"without it (evidence of an earlier hashbench) shows the mean. It is shown ± the "
+			"half-width of its interval, in its own unit and decimals (the method page says how "
+			"the interval is found).", s->estimator);
 	else
 		hg_add_text(a, para, "this system's evidence predates the repeatable estimator, so "
 			"it is the guide's mean (estimator \"mean\").");
@@ -84,6 +171,10 @@ const char *hg_headline_lookup(hg_arena *a, const hg_system *s, const char *name
 			"headline figure is the guide's mean over the rounds)";
 	if (strcmp(name, "passes") == 0)
 		return s->passes > 0 ? hg_printf(a, "%lld", s->passes) : "not recorded";
+	if (strcmp(name, "precision") == 0)
+		return s->precision_pct > 0 ? hg_printf(a, "%g %%, asked with --precision",
+			s->precision_pct) : s->precision_pct == 0 ? "2 %, the default" :
+			"not recorded (evidence of an earlier hashbench)";
 	if (strcmp(name, "noise-floor") == 0)
 		return S_pct(a, t ? t->noise_floor_pct : -1);
 	if (strcmp(name, "limit-floor") == 0)

@@ -207,7 +207,8 @@ static void S_kat_section(hg_arena *a, hg_node *body, const hg_system *s, const 
 	free(kats);
 }
 
-/* The headline cell with the record's marks, then median cycles and spread; returns the marks. */
+/* The headline cell with its interval and mark, then median cycles and spread with the mark of a
+ * spread above the limit; returns the marks. */
 static int S_spread_cells(hg_arena *a, hg_node *row, const hg_record *r, const hg_figures_t *f,
 	double limit)
 {
@@ -219,9 +220,7 @@ static int S_spread_cells(hg_arena *a, hg_node *row, const hg_record *r, const h
 	int used;
 
 	hg_headline_of(&h, r, f);
-	c = hg_add_cell(a, row, hg_fmt_cpb(b, sizeof(b), h.cpb), 1);
-	used = hg_marks_add(a, c, spread && pct > limit, r->disturbed, r->message_bytes, pct, limit,
-		h.estimator);
+	used = hg_headline_cell(a, row, &h, 0);
 	if (!spread) {
 		hg_add_cell(a, row, "—", 1);
 		hg_add_cell(a, row, "—", 1);
@@ -229,17 +228,20 @@ static int S_spread_cells(hg_arena *a, hg_node *row, const hg_record *r, const h
 	}
 	hg_add_cell(a, row, hg_fmt_cycles(b, sizeof(b), median), 1);
 	c = hg_add_cell(a, row, hg_printf(a, "± %.1f %%", pct), 1);
+	if (pct > limit)
+		used |= hg_mark_spread(a, c, r->message_bytes, pct, limit);
 	if (r->nretries)
 		hg_add_textf(a, c, " (%zu %s)", r->nretries, r->nretries == 1 ? "retry" : "retries");
 	return used;
 }
 
 static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t n,
-	const hg_sysalg *sa, double limit, const char *id, const hg_system *s, int chart)
+	const hg_sysalg *sa, const char *id, const hg_system *s, int chart, int *noted)
 {
 	static const char *head[] = { "instance", "message", "mean cycles", "cycles/byte",
 		"mean time", "MB/s", "n", "headline cycles/byte", "median cycles", "spread", NULL };
 	static const int num[] = { 0, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	double limit = s->spread_limit_pct;
 	hg_node *t, *p;
 	size_t i, k;
 	int marks = 0;
@@ -289,14 +291,14 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 			}
 			marks |= S_spread_cells(a, row, r, &f, limit);
 		}
-		hg_marks_legend(a, body, marks, limit);
+		hg_marks_legend(a, body, marks, limit, noted);
 	}
 	if (n) {
 		if (!hg_imported_perf_note(a, body, s, recs, n)) {
 			p = hg_add(a, body, HG_PARA);
 			hg_add_textf(a, p, "The guide's columns come from the timed rounds. Median %s "
 				"and spread come from single calls timed one by one (%s): the spread is their "
-				"interquartile range as a percentage of their median; above %.0f %% a figure is "
+				"interquartile range as a percentage of their median; above %.0f %% a spread is "
 				"marked unstable. ", hg_unit_name(s),
 				s->estimator && strcmp(s->estimator, HG_ESTIMATOR_MEAN) != 0 ?
 				"in the fastest pass" : "after the rounds", limit);
@@ -398,35 +400,54 @@ static void S_evidence_section(hg_arena *a, hg_node *body, const hg_system *s,
 	}
 }
 
-static void S_yard_row(hg_arena *a, hg_node *t, hg_node *label, double c1, double c2, double ref)
+/* A row of "Compared with the baselines": the headlines at 1024 and 65536 B and, when the SM3
+ * reference was measured, the ratio of the latter to its; returns the marks. */
+static int S_yard_row(hg_arena *a, hg_node *t, hg_node *label, const hg_headline_fig *at1k,
+	const hg_headline_fig *at64k, const hg_headline_fig *ref)
 {
 	hg_node *row = hg_add(a, t, HG_ROW), *cell = hg_add(a, row, HG_CELL);
-	char b[HG_FMT];
+	int used = 0;
 	hg_append(cell, label);
-	hg_add_cell(a, row, c1 >= 0 ? hg_fmt_cpb(b, sizeof(b), c1) : "—", 1);
-	hg_add_cell(a, row, c2 >= 0 ? hg_fmt_cpb(b, sizeof(b), c2) : "—", 1);
-	hg_add_cell(a, row, c2 >= 0 && ref > 0 ? hg_printf(a, "%.2f ×", c2 / ref) : "—", 1);
+	if (at1k->cpb >= 0)
+		used |= hg_headline_cell(a, row, at1k, 0);
+	else
+		hg_add_cell(a, row, "—", 1);
+	if (at64k->cpb >= 0)
+		used |= hg_headline_cell(a, row, at64k, 0);
+	else
+		hg_add_cell(a, row, "—", 1);
+	if (ref->cpb > 0)
+		hg_ratio_cell(a, row, at64k, ref, " ×");
+	return used;
 }
 
 static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_record **recs,
-	size_t n, const hg_yardsticks *y, const hg_system *s)
+	size_t n, const hg_yardsticks *y, const hg_system *s, int *noted)
 {
 	static const char *head[] = { "implementation", "cycles/byte at 1024 B",
 		"cycles/byte at 65536 B", "relative to SM3 (reference) at 65536 B", NULL };
 	static const int num[] = { 0, 1, 1, 1 };
-	double ref = y->cpb[0][HG_AT_65536];
+	const hg_headline_fig *ref = &y->at[0][HG_AT_65536];
+	const char *no_ratio[4] = { head[0], head[1], head[2], NULL };
 	hg_node *p, *t;
 	size_t i, k;
+	int used = 0;
 
 	hg_add_heading(a, body, 2, "Compared with the baselines");
 	p = hg_add(a, body, HG_PARA);
 	hg_add_textf(a, p, "Headline %s per byte on this system (section 4): each "
 		"instance of %s beside SM3 and SHA-256, their reference and OpenSSL implementations, "
-		"measured in the same campaign. Below 1.00 × is faster than the SM3 reference.",
-		hg_unit_name(s), id);
-	t = hg_add_table(a, body, head, num);
+		"measured in the same campaign. ", hg_unit_name(s), id);
+	if (ref->cpb > 0)
+		hg_add_text(a, p, "Below 1.00 × is faster than the SM3 reference; a ratio whose two "
+			"figures' intervals overlap reads ≈ (within noise): the difference is not shown to be "
+			"real.");
+	else
+		hg_add_text(a, p, "The SM3 reference was not measured on this system: no ratios.");
+	t = hg_add_table(a, body, ref->cpb > 0 ? head : no_ratio, num);
 	hg_unit_header(a, s, t);
 	for (i = 0; i < n; i++) {
+		hg_headline_fig at1k, at64k;
 		hg_node *label;
 		int seen = 0;
 		for (k = 0; k < i && !seen; k++)
@@ -437,19 +458,21 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 		label = hg_node_new(a, HG_SPAN);
 		hg_add_code(a, label, recs[i]->instance);
 		hg_add_textf(a, label, " (%s)", recs[i]->implementation);
-		S_yard_row(a, t, label, hg_records_cpb(recs, n, recs[i], 1024),
-			hg_records_cpb(recs, n, recs[i], 65536), ref);
+		hg_records_headline_at(&at1k, recs, n, recs[i], 1024);
+		hg_records_headline_at(&at64k, recs, n, recs[i], 65536);
+		used |= S_yard_row(a, t, label, &at1k, &at64k, ref);
 	}
 	for (k = 0; k < HG_NYARD; k++) {
 		hg_node *label = hg_node_new(a, HG_SPAN);
 		hg_add_text(a, label, hg_yard_names[k]);
-		S_yard_row(a, t, label, y->cpb[k][HG_AT_1024], y->cpb[k][HG_AT_65536], ref);
+		used |= S_yard_row(a, t, label, &y->at[k][HG_AT_1024], &y->at[k][HG_AT_65536], ref);
 	}
+	hg_marks_legend(a, body, used, s->spread_limit_pct, noted);
 }
 
 hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	const hg_sysalg *sa, const hg_yardsticks *y, const hg_texts *tx, const hg_sysfigs *all,
-	size_t nall, int chart, double *out_headline)
+	size_t nall, int chart)
 {
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
@@ -457,6 +480,7 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	hg_record **recs = hg_records_sorted(sa, e);
 	S_attr_ctx actx = { s, s->arch && strcmp(s->arch, "aarch64") == 0 ? "ARM" : "x86" };
 	hg_node *body = p->body, *para;
+	int noted = 0;
 
 	p->root = "../";
 	p->title = hg_printf(a, "%s %s — performance on %s (system %s)", id, e ? e->name : id,
@@ -477,18 +501,17 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	S_kat_section(a, body, s, id, e, sa);
 	hg_imported_kat_note(a, body, s, sa);
 
-	S_perf_section(a, body, recs, sa->nrecords, sa, s->spread_limit_pct, id, s, chart);
+	S_perf_section(a, body, recs, sa->nrecords, sa, id, s, chart, &noted);
 	S_resource_section(a, body, recs, sa->nrecords);
 	S_evidence_section(a, body, s, sa);
 	if (y)
-		S_yardstick_section(a, body, id, recs, sa->nrecords, y, s);
+		S_yardstick_section(a, body, id, recs, sa->nrecords, y, s, &noted);
 	para = hg_add(a, body, HG_PARA);
 	hg_add_text(a, para, "Every algorithm measured on this system, side by side: ");
 	hg_add_link(a, para, "compare.html", hg_printf(a, "%s comparison", s->name), NULL);
 	hg_add_text(a, para, ".");
-	hg_section_other_systems(a, body, id, s, all, nall);
+	hg_section_other_systems(a, body, id, s, all, nall, &noted);
 
-	*out_headline = hg_records_headline(recs, sa->nrecords);
 	p->footer = hg_node_new(a, HG_PARA);
 	hg_add_textf(a, p->footer, "Generated by %s from evidence %s.", tx->generator,
 		hg_measured_by(a, s));

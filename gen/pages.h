@@ -68,20 +68,38 @@ const char *hg_counter_lookup(hg_arena *a, const hg_system *s, const char *name)
 
 /* ---- the headline figure on the pages (page_headline.c) ---- */
 
-/* The marks of a figure: † unstable, ‡ disturbed. */
+/* The marks of a page's figures: † on a spread above the limit (unstable); ‡ on a headline figure
+ * whose interval is wide or unconfirmed, or (without an interval) that is disturbed; and a
+ * headline figure shown without an interval, which the legend says once. */
 #define HG_MARK_UNSTABLE 1
 #define HG_MARK_DISTURBED 2
-/* Append to cell the marks of a figure at bytes (each a small span whose title says what it
- * means there); estimator says which kind of evidence it is. Returns the marks added. */
-int hg_marks_add(hg_arena *a, hg_node *cell, int unstable, int disturbed,
-	unsigned long long bytes, double spread_pct, double limit, const char *estimator);
-/* The line under a table that explains the marks in used (nothing when used is 0). */
-void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit);
+#define HG_MARK_WIDE 4
+#define HG_MARK_UNCONFIRMED 8
+#define HG_MARK_NO_INTERVAL 16
+/* Append to cell the † of a spread at bytes above limit (a small span whose title says what it
+ * means there); returns HG_MARK_UNSTABLE. */
+int hg_mark_spread(hg_arena *a, hg_node *cell, unsigned long long bytes, double spread_pct,
+	double limit);
+/* Append to cell the ‡ of a headline figure when it has one; returns the marks of h. */
+int hg_mark_headline(hg_arena *a, hg_node *cell, const hg_headline_fig *h);
+/* A headline figure's cell: per byte (or per call) with its interval's half-width, "9.2 ± 0.1",
+ * the figure alone when it has none, and its ‡; returns its marks. */
+int hg_headline_cell(hg_arena *a, hg_node *row, const hg_headline_fig *h, int per_call);
+/* The same for a row of figures; "—" when f is NULL. */
+int hg_fig_cell(hg_arena *a, hg_node *row, const hg_fig *f, int per_call);
+/* The cell of the ratio of x to ref per byte ("1.19" and times, "—" when either is missing);
+ * when their intervals overlap, "≈ 1.00× (within noise)" with a title saying why. */
+void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
+	const hg_headline_fig *ref, const char *times);
+/* The line under a table that explains the marks in used (nothing when used is 0); the note on
+ * figures without an interval only while *noted is 0 (noted NULL: always), then sets it, so
+ * that a page says it once. */
+void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit, int *noted);
 
 /* Section 4's sentence on the headline column. */
 void hg_headline_perf_note(hg_arena *a, hg_node *para, const hg_system *s);
-/* The method page's placeholders: estimator, passes, noise-floor, sentinel-limit, limit-floor,
- * limit-source ("not recorded" for earlier evidence); NULL for any other name. */
+/* The method page's placeholders: estimator, passes, precision, noise-floor, sentinel-limit,
+ * limit-floor, limit-source ("not recorded" for earlier evidence); NULL for any other name. */
 const char *hg_headline_lookup(hg_arena *a, const hg_system *s, const char *name);
 
 /* ---- exact memory and the machine's speed on the pages (page_memory.c, page_sentinel.c) */
@@ -111,16 +129,16 @@ typedef struct {
 } hg_texts;
 
 /* The page of an algorithm on system s. all: its rows on every system that has it (s among
- * them), for the "On other systems" table; chart: the page shows <id>.svg. *out_headline gets the
- * algorithm's headline on s (hg_records_headline). */
+ * them), for the "On other systems" table; chart: the page shows <id>.svg. */
 hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	const hg_sysalg *sa, const hg_yardsticks *y, const hg_texts *t, const hg_sysfigs *all,
-	size_t nall, int chart, double *out_headline);
-/* headlines[system * nids + algorithm]: see hg_page_algorithm */
+	size_t nall, int chart);
+/* headlines[system * nids + algorithm]: the row of each algorithm's headline on each system
+ * (hg_figs_headline), NULL where there is none. */
 hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
-	const double *headlines, const hg_texts *t);
+	const hg_fig *const *headlines, const hg_texts *t);
 hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const *ids,
-	size_t nids, const double *headlines, const hg_texts *t);
+	size_t nids, const hg_fig *const *headlines, const hg_texts *t);
 hg_page *hg_page_method(const hg_data *d, const hg_system *s, const hg_texts *t);
 
 /* ---- a system measured by another tool and imported, on its pages (imported_site.c); each
@@ -191,9 +209,9 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 	const hg_fig *figs, size_t n, const hg_yardsticks *y);
 
 /* "On other systems": cycles/byte at 65536 B and cycles at 32 B of each library on every system
- * in all (those that have the algorithm, cur among them). */
+ * in all (those that have the algorithm, cur among them); noted as hg_marks_legend's. */
 void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const hg_system *cur,
-	const hg_sysfigs *all, size_t nall);
+	const hg_sysfigs *all, size_t nall, int *noted);
 
 /* The comparison page of a system from its rows (algorithm by algorithm, each in page order);
  * *charts gets the bar chart of each group, named as the page links them. */

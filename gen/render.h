@@ -1,6 +1,7 @@
 /* render.h — the renderers: the page model as HTML inside the skeleton (render_html.c) and as
- * Markdown (render_md.c), SVG charts drawn from plain series (chart.c on chart_svg.c), and the
- * figures as CSV and JSON downloads (downloads.c). None of them knows the site. */
+ * Markdown (render_md.c), SVG charts drawn from plain series (chart.c and chart_bars.c on
+ * chart_svg.c), and the figures as CSV and JSON downloads (downloads.c). None of them knows the
+ * site. */
 #ifndef HG_RENDER_H
 #define HG_RENDER_H
 
@@ -20,13 +21,16 @@ int hg_render_html(char **out, size_t *len, const hg_page *page, const void *tem
 void *hg_template_load(const char *path);
 void hg_template_free(void *template);
 
-/* ---- SVG charts (chart.c): cycles/byte against message size for a page, a horizontal bar chart
- * for a comparison group, a trace over time. Standalone SVG files for <img>, no script. ---- */
+/* ---- SVG charts: cycles/byte against message size for a page and a trace over time (chart.c),
+ * a horizontal bar chart for a comparison group (chart_bars.c). Standalone SVG files for <img>,
+ * no script. ---- */
 
 typedef struct {
 	double x;      /* message bytes (> 0), drawn on a log2 axis */
-	double y;      /* cycles (or ticks) per byte; < 0: no figure at this size (a gap in the line) */
-	int hollow;    /* the figure is unstable or disturbed: drawn as a hollow marker */
+	double y;      /* cycles (or ticks) per byte; < 0: no figure at this size (the line has a gap there) */
+	int hollow;    /* the figure's interval is wide or unconfirmed (evidence without one: the
+	                * figure is disturbed): drawn as a hollow marker */
+	double lo, hi; /* its interval, drawn as a whisker; none unless 0 < lo < hi */
 } hg_chart_point;
 
 typedef struct {
@@ -50,8 +54,10 @@ int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c);
 typedef struct {
 	const char *label;   /* "litchi_256 (reference)" or "SM3 (reference)" */
 	double value;        /* cycles/byte at 65536 B, > 0 */
-	int hollow;          /* unstable or disturbed: drawn outlined/hatched, not solid */
+	int hollow;          /* its interval is wide or unconfirmed (evidence without one: the
+	                      * figure is disturbed): drawn outlined and hatched, not solid */
 	int baseline;        /* a yardstick bar: grey */
+	double lo, hi;       /* its interval, drawn as a whisker; none unless 0 < lo < hi */
 } hg_chart_bar;
 
 /* A horizontal bar chart, bars in the given order, one row each (height grows with nbars). */

@@ -37,7 +37,7 @@ typedef struct {
 	char *cache_path;
 	char **ids;         /* every algorithm id, sorted (the strings are d's) */
 	size_t nids;
-	double *headlines;  /* [system * nids + algorithm], < 0: none */
+	const hg_fig **headlines; /* [system * nids + algorithm], NULL: none (rows of ap) */
 	char *tmp;          /* the site being built */
 	char **pages;       /* the sitemap's pages */
 	size_t npages;
@@ -210,9 +210,7 @@ static void S_collect_ids(S_build *b)
 		}
 	if (b->nids)
 		qsort(b->ids, b->nids, sizeof(char *), hg_cmp_str);
-	b->headlines = malloc((d->nsystems * b->nids + 1) * sizeof(double));
-	for (i = 0; i < d->nsystems * b->nids; i++)
-		b->headlines[i] = -1;
+	b->headlines = calloc(d->nsystems * b->nids + 1, sizeof(*b->headlines));
 }
 
 /* The new site's folder, each system's folders in it and an imported system's originals. */
@@ -263,8 +261,8 @@ static int S_system_pages(S_build *b)
 		size_t nrows;
 		const hg_fig **rows = hg_algpages_rows(b->ap, k, &nrows);
 		int r = hg_site_system(b->tmp, b->template, b->d, k, &b->tx,
-			(const char *const *)b->ids, b->nids, b->headlines, rows, nrows,
-			hg_algpages_yardsticks(b->ap, k));
+			(const char *const *)b->ids, b->nids, (const hg_fig *const *)b->headlines, rows,
+			nrows, hg_algpages_yardsticks(b->ap, k));
 		free(rows);
 		if (r != 0)
 			return -1;
@@ -282,7 +280,8 @@ static int S_system_pages(S_build *b)
 
 static int S_index(S_build *b)
 {
-	hg_page *p = hg_page_index(b->d, (const char *const *)b->ids, b->nids, b->headlines, &b->tx);
+	hg_page *p = hg_page_index(b->d, (const char *const *)b->ids, b->nids,
+		(const hg_fig *const *)b->headlines, &b->tx);
 	int rc = hg_site_write_page(b->tmp, b->template, p, "index", 0);
 	hg_page_free(p);
 	return rc;

@@ -25,7 +25,6 @@ typedef struct {
 	const hg_system *s;
 	size_t si, ai;      /* system index, algorithm index in ids */
 	const char *id;
-	double headline;
 	char *warnings;     /* lines for stderr, printed in job order */
 	size_t nwarnings;
 	char *error;        /* the job's failure */
@@ -154,12 +153,16 @@ static void S_key(char out[65], const hg_algpages *c, const hg_system *s, const 
 	{
 		/* the yardstick table: the baselines' figures on this system */
 		const hg_yardsticks *y = &c->yards[(size_t)(s - c->d->systems)];
-		char figures[HG_NYARD * HG_NSIZES * 26];
+		char figures[HG_NYARD * HG_NSIZES * 128];
 		int len = 0, m, z;
 		for (m = 0; m < HG_NYARD; m++)
-			for (z = 0; z < HG_NSIZES; z++)
-				len += snprintf(figures + len, sizeof(figures) - (size_t)len, "%.17g ",
-					y->cpb[m][z]);
+			for (z = 0; z < HG_NSIZES; z++) {
+				const hg_headline_fig *h = &y->at[m][z];
+				len += snprintf(figures + len, sizeof(figures) - (size_t)len,
+					"%a %a %d %a %a %a %a %d\n", h->cpb, h->cycles, (int)h->iv.state,
+					h->iv.low_cpb, h->iv.high_cpb, h->iv.half_pct, h->iv.target_pct,
+					h->disturbed);
+			}
 		EVP_DigestUpdate(ctx, figures, (size_t)len);
 	}
 	for (k = 0; k < c->d->nsystems; k++)
@@ -285,7 +288,6 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 		j->figs = cp->figs;
 		j->nfigs = cp->nfigs;
 		j->figs_borrowed = 1;
-		j->headline = cp->headline;
 		S_remember_loaded(j, files, n);
 		ok = S_file_warnings(c, j, files, n) == 0 ? 1 : -1;
 	}
@@ -371,9 +373,13 @@ static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, siz
 			int n;
 			if (!f->ok || (f->message_bytes != 32 && f->message_bytes != 65536))
 				continue;
-			n = asprintf(&line, "\n%s\t%s\t%s\t%llu\t%.17g\t%.17g", all[k].system->name,
-				f->instance, f->implementation, f->message_bytes, f->headline_cpb,
-				f->headline_cycles);
+			n = asprintf(&line, "\n%s\t%s\t%s\t%llu\t%a\t%a\t%d\t%a\t%a\t%a\t%a\t%a\t%a"
+				"\t%d\t%d", all[k].system->name, f->instance, f->implementation,
+				f->message_bytes, f->headline_cpb, f->headline_cycles, (int)f->headline_iv.state,
+				f->headline_iv.low_cpb, f->headline_iv.high_cpb, f->headline_iv.low_cycles,
+				f->headline_iv.high_cycles, f->headline_iv.half_pct, f->headline_iv.target_pct,
+				f->disturbed, f->headline_estimator && strcmp(f->headline_estimator,
+				HG_ESTIMATOR_MEAN) == 0);
 			if (n < 0)
 				continue;
 			while (len + (size_t)n + 1 > cap)
@@ -401,8 +407,7 @@ static int S_render(hg_algpages *c, S_job *j, const hg_sysfigs *all, size_t nall
 		if (!j->sa || hg_sysalg_load(j->sa, c->d, j->s, j->id) != 0)
 			return -1;
 	}
-	p = hg_page_algorithm(c->d, j->s, j->id, j->sa, &c->yards[j->si], c->tx, all, nall, chart,
-		&j->headline);
+	p = hg_page_algorithm(c->d, j->s, j->id, j->sa, &c->yards[j->si], c->tx, all, nall, chart);
 	rel = hg_xprintf("%s/%s", j->s->name, j->id);
 	rc = hg_site_write_page(c->tmp, c->template, p, rel, 1);
 	free(rel);
@@ -608,7 +613,6 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in)
 				jb->si = k;
 				jb->ai = i;
 				jb->id = c->ids[i];
-				jb->headline = -1;
 			}
 	/* the groups: one per algorithm, its pages in system order */
 	c->groups = calloc(c->nids + 1, sizeof(S_job **));
@@ -646,7 +650,7 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in)
 }
 
 int hg_algpages_render(hg_algpages *c, int jobs, FILE *warnings, size_t *nwarnings,
-	double *headlines)
+	const hg_fig **headlines)
 {
 	int nthreads = jobs > 0 ? jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	pthread_t *threads;
@@ -670,7 +674,8 @@ int hg_algpages_render(hg_algpages *c, int jobs, FILE *warnings, size_t *nwarnin
 		*nwarnings += c->jobs[i].nwarnings;
 		if (c->jobs[i].error)
 			return hg_error_set("%s", c->jobs[i].error);
-		headlines[c->jobs[i].si * c->nids + c->jobs[i].ai] = c->jobs[i].headline;
+		headlines[c->jobs[i].si * c->nids + c->jobs[i].ai] =
+			hg_figs_headline(c->jobs[i].figs, c->jobs[i].nfigs);
 	}
 	if (atomic_load(&c->failed))
 		return hg_error_set("a page could not be rendered");
@@ -712,7 +717,6 @@ int hg_algpages_save_cache(const hg_algpages *c, const char *site, const char *p
 		cp[i].id = (char *)c->jobs[i].id;
 		memcpy(cp[i].key, c->jobs[i].key, 65);
 		memcpy(cp[i].own, c->jobs[i].own, 65);
-		cp[i].headline = c->jobs[i].headline;
 		cp[i].figs = c->jobs[i].figs;
 		cp[i].nfigs = c->jobs[i].nfigs;
 	}

@@ -89,7 +89,7 @@ static int S_system_page(const char *tmp, const void *template, hg_page *p, cons
 }
 
 int hg_site_system(const char *tmp, const void *template, const hg_data *d, size_t k,
-	const hg_texts *tx, const char *const *ids, size_t nids, const double *headlines,
+	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *headlines,
 	const hg_fig *const *rows, size_t n, const hg_yardsticks *y)
 {
 	const hg_system *s = &d->systems[k];

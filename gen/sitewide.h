@@ -17,7 +17,7 @@
  * its yardsticks), its eBASH-style table, its machine-speed trace, and the copies of
  * system.json and SHA256SUMS. */
 int hg_site_system(const char *tmp, const void *template, const hg_data *d, size_t k,
-	const hg_texts *tx, const char *const *ids, size_t nids, const double *headlines,
+	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *headlines,
 	const hg_fig *const *rows, size_t n, const hg_yardsticks *y);
 /* results.csv and results.json: every figure of every system. */
 int hg_site_results(const char *tmp, const hg_data *d, const hg_fig *const *rows, size_t n);
@@ -52,7 +52,7 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in);
  * (NULL: dropped) in job order, counted into *nwarnings; headlines[system * nids + algorithm]
  * gets the headline of each page (see hg_page_algorithm). */
 int hg_algpages_render(hg_algpages *ap, int jobs, FILE *warnings, size_t *nwarnings,
-	double *headlines);
+	const hg_fig **headlines);
 size_t hg_algpages_count(const hg_algpages *ap);
 const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *ap, size_t k);
 /* The rows of system k's pages (every system's when k is (size_t)-1) in the order of the jobs:
@@ -84,7 +84,6 @@ typedef struct {
 	char *system, *id;
 	char key[65];              /* everything the page shows */
 	char own[65];              /* the page's own inputs: its evidence, system and catalog entry */
-	double headline;
 	/* <system>/<id>.html as the build that wrote the cache left it: a page whose stat differs is
 	 * not the one the cache describes (a cache copied from another site, or kept from before) */
 	unsigned long long page_ino, page_size;

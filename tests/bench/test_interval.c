@@ -75,6 +75,20 @@ Test(interval, a_slow_machine_at_every_pass_near_the_best_widens_it)
 	json_decref(e);
 }
 
+Test(interval, a_pass_twice_as_slow_bounds_it_at_zero_not_below)
+{
+	/* 4 passes: the third fastest bounds it, 104 % above the best (seen on a loaded machine) */
+	static const double m[] = { 1994, 1100, 2248, 2253 };
+	json_t *e = S_entries(m, "dcdd", NULL, 4);
+	hb_interval iv;
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0), 0);
+	cr_expect_eq(iv.order, 3);
+	cr_expect_float_eq(iv.high, 2248, 1e-9);
+	cr_expect_float_eq(iv.low, 0, 1e-12, "low %f", iv.low);
+	cr_expect_str_eq(iv.state, "wide");
+	json_decref(e);
+}
+
 Test(interval, without_a_calm_pass_inside_it_is_unconfirmed)
 {
 	static const double m[] = { 1000, 1001, 1002, 1100, 1150 };

@@ -431,7 +431,7 @@ Test(chart, same_input_same_bytes)
 	hg_chart_point *p[3] = { S_points(y, hollow), S_curve(300), S_curve(30) };
 	hg_chart_series s[3] = { { "a", p[0], 8, 0 }, { "b", p[1], 8, 0 }, { "SM3", p[2], 8, 1 } };
 	hg_chart_lines c = { "t", "d", s, 3, NULL };
-	hg_chart_bar bars[2] = { { "a", 12.25, 0, 0 }, { "b", 3.5, 1, 1 } };
+	hg_chart_bar bars[2] = { { "a", 12.25, 0, 0, 0, 0 }, { "b", 3.5, 1, 1, 0, 0 } };
 	char *a, *b;
 	size_t la, lb;
 	size_t i;
@@ -616,7 +616,7 @@ Test(chart, no_figures_is_still_a_chart)
 
 Test(chart, one_point)
 {
-	hg_chart_point p[1] = { { 1024, 12.5, 1 } };
+	hg_chart_point p[1] = { { 1024, 12.5, 1, 0, 0 } };
 	hg_chart_series s[1] = { { "single", p, 1, 0 } };
 	char *svg;
 	xmlDocPtr d = S_lines(&svg, s, 1);
@@ -723,7 +723,7 @@ Test(chart, baseline_labels_do_not_overlap)
 
 Test(chart, refuses_a_size_that_is_not_positive)
 {
-	hg_chart_point p[2] = { { 32, 10, 0 }, { 0, 5, 0 } };
+	hg_chart_point p[2] = { { 32, 10, 0, 0, 0 }, { 0, 5, 0, 0, 0 } };
 	hg_chart_series s[1] = { { "zero size", p, 2, 0 } };
 	hg_chart_lines c = { "t", "d", s, 1, NULL };
 	char *svg = (char *)"untouched";
@@ -749,8 +749,8 @@ static xmlDocPtr S_bars(char **svg, const hg_chart_bar *b, size_t n)
 
 Test(chart, bars_one_rect_each_with_its_kind)
 {
-	hg_chart_bar b[4] = { { "plain", 95.7, 0, 0 }, { "shaky", 40, 1, 0 },
-		{ "SM3 (reference)", 20, 0, 1 }, { "SHA-256 (OpenSSL)", 10, 1, 1 } };
+	hg_chart_bar b[4] = { { "plain", 95.7, 0, 0, 0, 0 }, { "shaky", 40, 1, 0, 0, 0 },
+		{ "SM3 (reference)", 20, 0, 1, 0, 0 }, { "SHA-256 (OpenSSL)", 10, 1, 1, 0, 0 } };
 	static const char *const want[4] = { "bar", "bar hollow", "bar baseline",
 		"bar hollow baseline" };
 	xmlNodePtr r[8];
@@ -786,8 +786,8 @@ Test(chart, bars_one_rect_each_with_its_kind)
 
 Test(chart, bar_widths_are_proportional_to_values)
 {
-	hg_chart_bar b[5] = { { "a", 95.7, 0, 0 }, { "b", 40, 1, 0 }, { "c", 12.5, 0, 1 },
-		{ "d", 3.2, 0, 1 }, { "e", 61.1, 0, 0 } };
+	hg_chart_bar b[5] = { { "a", 95.7, 0, 0, 0, 0 }, { "b", 40, 1, 0, 0, 0 },
+		{ "c", 12.5, 0, 1, 0, 0 }, { "d", 3.2, 0, 1, 0, 0 }, { "e", 61.1, 0, 0, 0, 0 } };
 	xmlNodePtr r[8];
 	char *svg;
 	xmlDocPtr d = S_bars(&svg, b, 5);
@@ -812,7 +812,7 @@ Test(chart, bar_widths_are_proportional_to_values)
 
 Test(chart, bar_labels_stay_text)
 {
-	hg_chart_bar b[2] = { { EVIL, 10, 0, 0 }, { "plain", 5, 0, 1 } };
+	hg_chart_bar b[2] = { { EVIL, 10, 0, 0, 0, 0 }, { "plain", 5, 0, 1, 0, 0 } };
 	char *svg;
 	size_t len;
 	xmlDocPtr d;
@@ -835,7 +835,7 @@ Test(chart, bars_grow_with_their_number_and_handle_none)
 	int i;
 
 	for (i = 0; i < 10; i++)
-		b[i] = (hg_chart_bar){ "bar", 10.0 + i, 0, 0 };
+		b[i] = (hg_chart_bar){ "bar", 10.0 + i, 0, 0, 0, 0 };
 	d2 = S_bars(&svg, b, 2);
 	free(svg);
 	d10 = S_bars(&svg, b, 10);

@@ -181,47 +181,55 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 		static const char *const mem[] = { "stack_bytes", "heap_peak_bytes", "heap_allocations",
 			"mmap_bytes", "text_bytes", "data_bytes" };
 		int seen_x86 = 0, seen_arm = 0;
-		cr_expect_eq(ncol, 33);
+		cr_expect_eq(ncol, 36);
 		cr_expect_str_eq(fields[0], "system");
-		/* the headline figure and its estimator follow the guide's columns */
+		/* the headline figure, its interval and its estimator follow the guide's columns */
 		cr_expect_str_eq(fields[12], "rounds");
 		cr_expect_str_eq(fields[13], "headline_cycles_per_byte");
-		cr_expect_str_eq(fields[14], "headline_estimator");
-		cr_expect_str_eq(fields[21], "peak_rss_kib");
+		cr_expect_str_eq(fields[14], "headline_low_cycles_per_byte");
+		cr_expect_str_eq(fields[15], "headline_high_cycles_per_byte");
+		cr_expect_str_eq(fields[16], "headline_interval");
+		cr_expect_str_eq(fields[17], "headline_estimator");
+		cr_expect_str_eq(fields[24], "peak_rss_kib");
 		/* the exact memory figures follow the resource columns, before the record */
 		for (k = 0; k < 6; k++)
-			cr_expect_str_eq(fields[22 + k], mem[k]);
-		cr_expect_str_eq(fields[28], "record");
-		cr_expect_str_eq(fields[29], "record_sha256");
+			cr_expect_str_eq(fields[25 + k], mem[k]);
+		cr_expect_str_eq(fields[31], "record");
+		cr_expect_str_eq(fields[32], "record_sha256");
 		/* a SUPERCOP implementation's path and compiler setting come last */
-		cr_expect_str_eq(fields[30], "supercop_path");
-		cr_expect_str_eq(fields[31], "supercop_compiler");
+		cr_expect_str_eq(fields[33], "supercop_path");
+		cr_expect_str_eq(fields[34], "supercop_compiler");
 		/* the unit of the counter figures: cycles, or ticks where the counter is not the core's clock */
-		cr_expect_str_eq(fields[32], "unit");
+		cr_expect_str_eq(fields[35], "unit");
 		for (k = 0; k < ncol; k++)
 			free(fields[k]);
 		free(fields);
 		while (*p) {
-			cr_expect_eq(S_csv_record(&fields, &p), 33, "row %zu", rows);
-			cr_expect_str_eq(fields[32], "cycles", "row %zu", rows);
-			if (strcmp(fields[28], "data/x86_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
+			cr_expect_eq(S_csv_record(&fields, &p), 36, "row %zu", rows);
+			cr_expect_str_eq(fields[35], "cycles", "row %zu", rows);
+			if (strcmp(fields[31], "data/x86_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
 				/* x86_1 is evidence of the current hashbench: the record's own figures */
-				cr_expect_str_eq(fields[22], "12352");
-				cr_expect_str_eq(fields[23], "4096");
-				cr_expect_str_eq(fields[24], "2");
-				cr_expect_str_eq(fields[25], "0");
-				cr_expect_str_eq(fields[26], "12552");
-				cr_expect_str_eq(fields[27], "4096");
+				static const char *const own[] = { "12352", "4096", "2", "0", "12552", "4096" };
+				for (k = 0; k < 6; k++)
+					cr_expect_str_eq(fields[25 + k], own[k], "x86_1 column %s", mem[k]);
+				/* its interval: wide, its bounds about the headline */
+				cr_expect_str_eq(fields[16], "wide");
+				cr_expect(strtod(fields[14], NULL) < strtod(fields[13], NULL) &&
+					strtod(fields[13], NULL) < strtod(fields[15], NULL), "%s < %s < %s",
+					fields[14], fields[13], fields[15]);
 				seen_x86 = 1;
 			}
-			if (strcmp(fields[28], "data/arm_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
+			if (strcmp(fields[31], "data/arm_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
 				/* arm_1 is evidence of an earlier version: not recorded is empty */
-				for (k = 22; k < 28; k++)
-					cr_expect_str_eq(fields[k], "", "arm_1 column %s", mem[k - 22]);
+				for (k = 25; k < 31; k++)
+					cr_expect_str_eq(fields[k], "", "arm_1 column %s", mem[k - 25]);
+				/* and has no interval: its columns are empty */
+				for (k = 14; k < 17; k++)
+					cr_expect_str_eq(fields[k], "", "arm_1 column %zu", k);
 				seen_arm = 1;
 			}
-			cr_expect_str_eq(fields[30], "", "no SUPERCOP path of an NGCC row");
-			for (k = 0; k < 32; k++)
+			cr_expect_str_eq(fields[33], "", "no SUPERCOP path of an NGCC row");
+			for (k = 0; k < 35; k++)
 				free(fields[k]);
 			free(fields);
 			rows++;
@@ -261,12 +269,13 @@ Test(compare, csv_quotes_what_needs_quoting)
 		free(fields[k]);
 	free(fields);
 	n = S_csv_record(&fields, &p);
-	cr_assert_eq(n, 33);
+	cr_assert_eq(n, 36);
 	cr_expect_str_eq(fields[2], "a,b \"c\"\nd");
 	cr_expect_str_eq(fields[5], "crash");
 	cr_expect_str_eq(fields[7], "", "no figure of a crashed record");
-	cr_expect_str_eq(fields[14], "", "no headline of a crashed record");
-	cr_expect_str_eq(fields[17], "false");
+	cr_expect_str_eq(fields[16], "", "no interval of a crashed record");
+	cr_expect_str_eq(fields[17], "", "no headline of a crashed record");
+	cr_expect_str_eq(fields[20], "false");
 	for (k = 0; k < n; k++)
 		free(fields[k]);
 	free(fields);

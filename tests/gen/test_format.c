@@ -319,3 +319,22 @@ Test(format, reference_report_strings)
 	cr_expect_str_eq(hg_fmt_utc(b, sizeof b, "2026-09-28T15:05:46Z"), "2026-09-28T15:05:46");
 	cr_expect_str_eq(hg_fmt_utc(b, sizeof b, "2026-09-29T08:43:52Z"), "2026-09-29T08:43:52");
 }
+
+Test(format, a_figure_with_its_interval_keeps_its_unit_and_a_significant_half_width)
+{
+	cr_expect_str_eq(hg_fmt_cpb_pm(b, sizeof b, 7.62, 0.04), "7.62 ± 0.04",
+		"a decimal more rather than ± 0.0");
+	cr_expect_str_eq(hg_fmt_cpb_pm(b, sizeof b, 1.544, 0.0031), "1.544 ± 0.003");
+	cr_expect_str_eq(hg_fmt_cpb_pm(b, sizeof b, 9.2, 0.0), "9.2 ± 0.0", "no spread at all");
+	cr_expect_str_eq(hg_fmt_cpb_pm(b, sizeof b, 9.7192, 0.2430), "9.7 ± 0.2");
+	cr_expect_str_eq(hg_fmt_cpb_pm(b, sizeof b, 95.7, 12.25), "95.7 ± 12.3");
+	cr_expect_str_eq(hg_fmt_cpb_pm(b, sizeof b, 9.7, -1), "9.7", "no interval: the figure alone");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 1183.4, 4.7), "1183 ± 5");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 657600, 2630), "657.6 k ± 2.6 k");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 9999.5, 20), "10.00 k ± 0.02 k",
+		"the unit is the rounded figure's, a decimal more for the half-width");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 1183.4, 0.3), "1183.4 ± 0.3");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 1550000, 31000), "1.55 M ± 0.03 M");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 3061, NAN), "3061");
+	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, NAN, 3), NA);
+}

@@ -2,7 +2,8 @@
  * take it from the record (x86_1's litchi_256 at 65536 B: headline 9.2, mean 10.0), section 4
  * shows it beside the guide's columns, evidence of an earlier version (arm_1) has the mean as
  * its headline with estimator "mean", the method page names the estimator and the sentinel's
- * limit, and a bad headline stops hashgen with one line naming the file and the field. */
+ * limit, and a bad headline or interval stops hashgen with one line naming the file and the
+ * field. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,20 @@ static char *S_site(const char *name)
 	return site;
 }
 
+/* The shortest decimal that reads back as the same double, as the downloads print it. */
+static char *S_shortest(double v)
+{
+	char *t = NULL;
+	int digits;
+	for (digits = 15; digits <= 17; digits++) {
+		free(t);
+		t = hb_sprintf("%.*g", digits, v);
+		if (strtod(t, NULL) == v)
+			break;
+	}
+	return t;
+}
+
 /* The row of results.json for a record of the site. */
 static json_t *S_result(json_t *results, const char *record)
 {
@@ -96,28 +111,23 @@ Test(headline, comparison_page_and_downloads_use_the_records_headline)
 		"the guide's mean stays as it was");
 	free(p);
 
-	/* the page's CSV carries the same figure */
+	/* the page's CSV carries the same figure, with its interval's bounds and state */
 	p = hb_path_join(site, "x86_1/hash-15.csv");
 	text = S_read(p);
 	{
-		char *line = strstr(text, ",65536,ok,PASS,"), *want_txt = NULL;
-		int digits;
-		/* the shortest decimal that reads back as the same double */
-		for (digits = 15; digits <= 17; digits++) {
-			free(want_txt);
-			want_txt = hb_sprintf("%.*g", digits, want);
-			if (strtod(want_txt, NULL) == want)
-				break;
-		}
-		{
-			char *w = hb_sprintf(",%s,min-of-pass-minima,", want_txt);
-			free(want_txt);
-			want_txt = w;
-		}
-		cr_assert(strstr(text, ",headline_cycles_per_byte,headline_estimator,") != NULL);
+		json_t *iv = json_object_get(json_object_get(rec, "headline"), "interval");
+		char *line = strstr(text, ",65536,ok,PASS,"), *a = S_shortest(want);
+		char *lo = S_shortest(json_real_value(json_object_get(iv, "low_cycles_per_byte")));
+		char *hi = S_shortest(json_real_value(json_object_get(iv, "high_cycles_per_byte")));
+		char *want_txt = hb_sprintf(",%s,%s,%s,narrow,min-of-pass-minima,", a, lo, hi);
+		cr_assert(strstr(text, ",headline_cycles_per_byte,headline_low_cycles_per_byte,"
+			"headline_high_cycles_per_byte,headline_interval,headline_estimator,") != NULL);
 		cr_expect(strstr(text, "litchi_256,reference,65536,ok,") != NULL);
 		cr_expect(line && strstr(text, want_txt) != NULL, "%s not in %s", want_txt, text);
 		free(want_txt);
+		free(a);
+		free(lo);
+		free(hi);
 	}
 	free(text);
 	free(p);
@@ -125,18 +135,19 @@ Test(headline, comparison_page_and_downloads_use_the_records_headline)
 	/* the comparison page shows and ranks by the headline: 9.2, not 10.0 */
 	p = hb_path_join(site, "x86_1/compare.md");
 	text = S_read(p);
-	cr_expect(strstr(text, "| [hash-15](hash-15.html) | `litchi_256` (reference) | PASS | 9.2 |")
-		!= NULL, "%s", text);
-	/* the disturbed figure of litchi_512 at 32 B carries its marks and the legend explains them */
-	cr_expect(strstr(text, "| 1571†‡ |") != NULL, "%s", text);
-	cr_expect(strstr(text, "‡ disturbed: the figure at that size was not confirmed") != NULL);
+	cr_expect(strstr(text, "| [hash-15](hash-15.html) | `litchi_256` (reference) | PASS | "
+		"9.21 ± 0.04 |") != NULL, "%s", text);
+	/* the unconfirmed figure of litchi_512 at 32 B carries its mark and the legend explains it */
+	cr_expect(strstr(text, "| 1571 ± 79‡ |") != NULL, "%s", text);
+	cr_expect(strstr(text, "‡ on a headline figure: its interval is wide (its half-width is "
+		"above the precision the campaign asked for) or unconfirmed (no calm pass lies within "
+		"it).") != NULL, "%s", text);
 	free(text);
 	free(p);
 	p = hb_path_join(site, "x86_1/compare.html");
 	text = S_read(p);
-	cr_expect(strstr(text, "<span class=\"mark\" title=\"disturbed at 32 B: not confirmed: no "
-		"second pass came within 2 % of the fastest") != NULL,
-		"the mark says what it means and at which size");
+	cr_expect(strstr(text, "<span class=\"mark\" title=\"unconfirmed at 32 B: no calm pass within "
+		"its interval\">‡</span>") != NULL, "the mark says what it means and at which size");
 	cr_expect(strstr(text, "role=\"region\" aria-label=\"512-bit digests: speed\" tabindex=\"0\"")
 		!= NULL, "a named scroll region reachable from the keyboard");
 	free(text);
@@ -163,9 +174,11 @@ Test(headline, algorithm_page_shows_the_guides_columns_and_the_headline)
 	cr_expect(strstr(md, "| instance | message | mean cycles | cycles/byte | mean time | MB/s | n | "
 		"headline cycles/byte | median cycles | spread |") != NULL, "%s", md);
 	cr_expect(strstr(md, "| `litchi_256` | 65536 B | 657.6 k | 10.0 | 313 µs | 209.3 | "
-		"9595 (5 × 1919) | 9.2 |") != NULL, "%s", md);
-	cr_expect(strstr(md, "| 49.1†‡ |") != NULL, "the disturbed, unstable figure is marked");
-	cr_expect(strstr(md, "† unstable: ") != NULL && strstr(md, "‡ disturbed: ") != NULL);
+		"9595 (5 × 1919) | 9.21 ± 0.04 |") != NULL, "%s", md);
+	/* the unconfirmed headline is marked on itself, the unstable spread on the spread */
+	cr_expect(strstr(md, "| 49.1 ± 2.5‡ | 1802 | ± 11.5 %† (2 retries) |") != NULL, "%s", md);
+	cr_expect(strstr(md, "† on a spread: unstable") != NULL && strstr(md, "‡ on a headline "
+		"figure: ") != NULL, "%s", md);
 	free(md);
 
 	/* an earlier version's page: the headline column repeats the mean */
@@ -191,6 +204,30 @@ Test(headline, algorithm_page_shows_the_guides_columns_and_the_headline)
 	free(site);
 }
 
+/* A copy of the fixture with rel edited (from replaced by by) stops hashgen with one line: the
+ * file and message. */
+static void S_refused(const char *rel, const char *from, const char *by, const char *message)
+{
+	char *root = hbt_tmpdir("headline-bad"), *data = hb_path_join(root, "data");
+	char *site = hb_path_join(root, "site"), *cmd, *out, *want;
+
+	cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data);
+	cr_assert_eq(system(cmd), 0);
+	hbt_replace(data, rel, from, by);
+	cr_expect_neq(S_hashgen(&out, root, data, site), 0, "%s", out);
+	want = hb_sprintf("hashgen: %s/%s: %s\n", data, rel, message);
+	cr_expect(strstr(out, want) != NULL, "want %s got %s", want, out);
+	cr_expect_eq(strchr(strstr(out, "hashgen: ") ? strstr(out, "hashgen: ") : out, '\n'),
+		out + strlen(out) - 1, "one line: %s", out);
+	free(want);
+	free(out);
+	free(cmd);
+	free(site);
+	free(data);
+	hg_rm_rf(root);
+	free(root);
+}
+
 Test(headline, a_bad_headline_is_one_line_naming_file_and_field)
 {
 	static const struct {
@@ -203,28 +240,31 @@ Test(headline, a_bad_headline_is_one_line_naming_file_and_field)
 		{ "\"estimator\": \"min-of-pass-minima\"", "\"estimator\": 7",
 			"headline.estimator: expected a string" },
 		{ "\"calm\": true", "\"calm\": \"yes\"", "passes[0].calm: expected true or false" },
+		{ "\"state\": \"narrow\"", "\"state\": 7", "headline.interval.state: expected "
+			"\"narrow\", \"wide\" or \"unconfirmed\"" },
+		{ "\"state\": \"narrow\"", "\"state\": \"tight\"", "headline.interval.state: "
+			"expected \"narrow\", \"wide\" or \"unconfirmed\"" },
+		{ "\"interval\": {", "\"interval\": 3, \"x\": {", "headline.interval: expected an "
+			"object" },
+		{ "\"method\": \"bootstrap-min-of-passes\"", "\"method\": null",
+			"headline.interval.method: expected a string" },
+		{ "\"low_cycles_per_byte\": ", "\"low_cycles_per_byte\": \"low\", \"x\": ",
+			"headline.interval.low_cycles_per_byte: expected a number of 0 or more" },
+		{ "\"low_cycles_per_byte\": 9.1758", "\"low_cycles_per_byte\": 9.9",
+			"headline.interval.low_cycles_per_byte: above high_cycles_per_byte" },
+		{ "\"order\": 2", "\"order\": 4", "headline.interval.order: expected an integer from 1 "
+			"to headline.interval.passes" },
+		{ "\"target_pct\": 2.0,", "", "headline.interval.target_pct: missing" },
 	};
 	size_t k;
 
-	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		char *root = hbt_tmpdir("headline-bad"), *data = hb_path_join(root, "data");
-		char *site = hb_path_join(root, "site"), *cmd, *out, *want;
-		cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data);
-		cr_assert_eq(system(cmd), 0);
-		hbt_replace(data, "x86_1/records/hash-15/litchi_256__hash_65536.json", cases[k].what,
-			cases[k].by);
-		cr_expect_neq(S_hashgen(&out, root, data, site), 0, "%s", out);
-		want = hb_sprintf("hashgen: %s/x86_1/records/hash-15/litchi_256__hash_65536.json: %s\n",
-			data, cases[k].message);
-		cr_expect(strstr(out, want) != NULL, "want %s got %s", want, out);
-		cr_expect_eq(strchr(strstr(out, "hashgen: ") ? strstr(out, "hashgen: ") : out, '\n'),
-			out + strlen(out) - 1, "one line: %s", out);
-		free(want);
-		free(out);
-		free(cmd);
-		free(site);
-		free(data);
-		hg_rm_rf(root);
-		free(root);
-	}
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		S_refused("x86_1/records/hash-15/litchi_256__hash_65536.json", cases[k].what,
+			cases[k].by, cases[k].message);
+}
+
+Test(headline, a_bad_precision_is_one_line_naming_system_json_and_field)
+{
+	S_refused("x86_1/system.json", "\"precision_pct\": null", "\"precision_pct\": \"2\"",
+		"campaign.precision_pct: expected a number above 0 or null");
 }

@@ -128,12 +128,13 @@ Test(supercop, the_ebash_table_has_a_row_per_primitive_linked_to_its_page)
 	EXPECT_HAS(md, "| primitive | fastest implementation | compiler | long | 4096 | 1536 | 576 | "
 		"64 | 8 |");
 	/* the SUPERCOP primitive: its fastest implementation, its compiler, every eBASH length */
-	EXPECT_HAS(md, "| [sha256](sha256.html) | `ref` | `" O3 "` | 10.5 | 10.9 | 11.5 | 12.8 | "
-		"27.1 | 160.3 |");
+	EXPECT_HAS(md, "| [sha256](sha256.html) | `ref` | `" O3 "` | 10.50 ± 0.04 | 10.88 ± 0.04 | "
+		"11.50 ± 0.05 | 12.8 ± 0.1 | 27.1 ± 0.1 | 160.3 ± 0.6 |");
 	/* the NGCC candidate's instances: measured at 65536 B only, no compiler setting */
-	EXPECT_HAS(md, "| [litchi_256](hash-15.html) (hash-15) | `reference` | — | 9.2 | — | — | — | "
-		"— | — |");
-	EXPECT_HAS(md, "| [litchi_512](hash-15.html) (hash-15) | `reference` | — | 9.7 |");
+	EXPECT_HAS(md, "| [litchi_256](hash-15.html) (hash-15) | `reference` | — | 9.21 ± 0.04 | — | — | "
+		"— | — | — |");
+	/* a wide interval is marked on its figure */
+	EXPECT_HAS(md, "| [litchi_512](hash-15.html) (hash-15) | `reference` | — | 9.7 ± 0.2‡ |");
 	/* fastest first */
 	a = strstr(md, "[litchi_256]");
 	b = strstr(md, "[litchi_512]");
@@ -158,8 +159,8 @@ Test(supercop, the_ebash_table_has_a_row_per_primitive_linked_to_its_page)
 Test(supercop, the_comparison_page_holds_both_corpora_by_digest_length)
 {
 	char *md = S_page("x86_1/compare.md"), *g = S_section(md, "## 256-bit digests");
-	EXPECT_HAS(g, "| [hash-15](hash-15.html) | `litchi_256` (reference) | PASS | 9.2 |");
-	EXPECT_HAS(g, "| [sha256](sha256.html) | `ref` (SUPERCOP) | PASS | 10.5 |");
+	EXPECT_HAS(g, "| [hash-15](hash-15.html) | `litchi_256` (reference) | PASS | 9.21 ± 0.04 |");
+	EXPECT_HAS(g, "| [sha256](sha256.html) | `ref` (SUPERCOP) | PASS | 10.50 ± 0.04 |");
 	cr_expect_null(strstr(md, "sphlib"), "an implementation not timed has no row");
 	EXPECT_HAS(md, "SUPERCOP's crypto_hash implementations (marked SUPERCOP) stand beside the "
 		"NGCC candidates");
@@ -167,7 +168,7 @@ Test(supercop, the_comparison_page_holds_both_corpora_by_digest_length)
 	free(md);
 	/* the index shows the primitive's fastest passing implementation */
 	md = S_page("index.html");
-	EXPECT_HAS(md, "<a href=\"x86_1/sha256.html\">10.5 cycles/byte</a>");
+	EXPECT_HAS(md, "<a href=\"x86_1/sha256.html\">10.50 ± 0.04 cycles/byte</a>");
 	free(md);
 }
 
