@@ -76,6 +76,7 @@ int hb_campaign_system_json(char **out, const hb_campaign_opts *o);
 
 #define NSIZES_MAX 64
 #define MAX_RETRIES 2          /* a library's disturbed passes are measured again at most this often */
+#define HB_PRECISION_ROUNDS 3  /* --precision: at most this many times the profile's passes more */
 #define HB_SENTINEL_FLOOR_PCT 3.0 /* the sentinel's limit is never below this */
 #define HB_SENTINEL_SIGMAS 3.5    /* nor below this many robust standard deviations of its noise */
 #define HB_SENTINEL_REFERENCE_Q 0.10 /* a pass is judged against this quantile of the readings */
@@ -87,7 +88,7 @@ int hb_campaign_system_json(char **out, const hb_campaign_opts *o);
 #define HB_CONFIRM_PCT 2.0        /* a headline is confirmed by a second pass this close */
 #define HB_INTERVAL_METHOD "bootstrap-min-of-passes"
 #define HB_INTERVAL_LEVEL 0.95
-#define HB_INTERVAL_FLOOR_PCT 0.2  /* no interval is narrower than ± this (calibrated: A/A) */
+#define HB_INTERVAL_FLOOR_PCT 0.4  /* no interval is narrower than ± this (calibrated: A/A) */
 #define HB_TARGET_PCT 2.0          /* an interval wider than ± this is wide, without --precision */
 
 /* A campaign's measuring: passes over every library, each timing every size in blocks. */
@@ -188,7 +189,7 @@ typedef struct {
 } hb_interval;
 /* The order j for k passes: the smallest with 1 - (1 - j/k)^k >= HB_INTERVAL_LEVEL. */
 size_t hb_interval_order(size_t k);
-/* The interval of one size's pass entries (passes.c: min_cycles_per_call, calm, sentinel); -1
+/* The interval of one size's pass entries (passes.c: min_cycles_per_call, calm); -1
  * when no pass has a figure. */
 int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct);
 json_t *hb_interval_json(const hb_interval *iv, unsigned long long bytes);

@@ -1,8 +1,7 @@
 /* interval.c — the headline's 95 % interval from its pass minima: the headline ± the distance to
  * the j-th fastest pass (the union of the percentile and basic bootstrap intervals of the
- * minimum over passes), never narrower than a floor nor than how slow the machine was in the
- * calmest pass near the best; and its state: narrow, wide (above the precision asked for) or
- * unconfirmed (no calm pass within it). */
+ * minimum over passes), never narrower than a floor; and its state: narrow, wide (above the
+ * precision asked for) or unconfirmed (no calm pass within it). */
 #include <stdlib.h>
 
 #include <jansson.h>
@@ -10,7 +9,7 @@
 #include "hbcampaign.h"
 
 typedef struct {
-	double m, dev; /* a pass's fastest block (cycles per call); its sentinel's deviation, % */
+	double m;      /* a pass's fastest block, cycles per call */
 	int calm;
 } S_pass;
 
@@ -41,17 +40,15 @@ int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct)
 	S_pass *p = malloc((json_array_size(entries) + 1) * sizeof(*p));
 	size_t i, k = 0;
 	json_t *e;
-	double h, w, dev = -1;
+	double h, w;
 
 	if (!p)
 		abort();
 	json_array_foreach(entries, i, e) {
 		double m = json_number_value(json_object_get(e, "min_cycles_per_call"));
-		json_t *d = json_object_get(json_object_get(e, "sentinel"), "deviation_pct");
 		if (!(m > 0))
 			continue;
 		p[k].m = m;
-		p[k].dev = json_is_number(d) && json_number_value(d) > 0 ? json_number_value(d) : 0;
 		p[k++].calm = json_is_true(json_object_get(e, "calm"));
 	}
 	if (k == 0) {
@@ -63,14 +60,10 @@ int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct)
 	iv->passes = k;
 	iv->order = hb_interval_order(k);
 	w = (p[iv->order - 1].m - h) / h * 100;
+	/* what the passes of one campaign do not show: another campaign's placement of the library
+	 * in memory and the host's state then (calibrated by bench/quality/aa.sh) */
 	if (w < HB_INTERVAL_FLOOR_PCT)
 		w = HB_INTERVAL_FLOOR_PCT;
-	/* the machine's state: the calmest of the passes within reach of the best */
-	for (i = 0; i < k && p[i].m <= h * (1 + w / 100); i++)
-		if (dev < 0 || p[i].dev < dev)
-			dev = p[i].dev;
-	if (dev > w)
-		w = dev;
 	iv->half_pct = w;
 	iv->low = w < 100 ? h * (1 - w / 100) : 0; /* a cost is never below nothing */
 	iv->high = h * (1 + w / 100);

@@ -59,7 +59,7 @@ static const char S_usage[] =
 	"                                is slower than the machine's usual best by more than PCT\n"
 	"                                (default: calibrated, at least 3) is not calm; waits while\n"
 	"                                another campaign times on one of its CPUs (--no-wait: stop);\n"
-	"                                --precision PCT: passes more (at most N) for the figures\n"
+	"                                --precision PCT: passes more (at most 3 N) for the figures\n"
 	"                                whose 95 % interval is wider than +/- PCT;\n"
 	"                                --core-hz: the core's fixed clock, turning the ticks of a\n"
 	"                                counter that is not the core's clock (cntvct) into cycles\n"

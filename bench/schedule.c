@@ -365,7 +365,8 @@ static int S_run_task(void *ctx, size_t t, int slot, hb_buf *result)
 
 /* Does a size of lib, still measured, want a pass more before pass `pass` (0-based)? Its
  * headline unconfirmed (within MAX_RETRIES passes more), or, with --precision, its interval
- * wider than asked (within as many passes more as the profile has). */
+ * wider than asked, unconfirmed or not (within HB_PRECISION_ROUNDS times the profile's passes
+ * more). */
 static int S_wants_more(const hb_run *r, const S_lib *lib, int pass)
 {
 	const char *key;
@@ -374,6 +375,7 @@ static int S_wants_more(const hb_run *r, const S_lib *lib, int pass)
 		json_t *head = NULL;
 		const char *state = "narrow";
 		int failed = 0;
+		double half;
 		size_t i;
 		json_array_foreach(list, i, e)
 			failed |= strcmp(json_string_value(json_object_get(e, "status")), "ok") != 0;
@@ -381,9 +383,12 @@ static int S_wants_more(const hb_run *r, const S_lib *lib, int pass)
 			continue;
 		if (hb_pass_headline(&head, &state, list, 1, r->target_pct) != 0)
 			continue;
+		half = json_number_value(json_object_get(json_object_get(head, "interval"),
+			"half_width_pct"));
 		json_decref(head);
+		/* with --precision, any figure wider than asked, unconfirmed or not */
 		if ((strcmp(state, "unconfirmed") == 0 && pass < r->prof->passes + MAX_RETRIES) ||
-			(strcmp(state, "wide") == 0 && r->o->precision_pct > 0))
+			(r->o->precision_pct > 0 && half > r->o->precision_pct))
 			return 1;
 	}
 	return 0;
@@ -637,10 +642,11 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 	memset(&c, 0, sizeof(c));
 	c.r = r;
 	c.out = out;
-	/* passes more: MAX_RETRIES for unconfirmed figures; with --precision, as many as the
-	 * profile's passes again for wide ones */
+	/* passes more: MAX_RETRIES for unconfirmed figures; with --precision, up to
+	 * HB_PRECISION_ROUNDS times the profile's passes again for wide ones */
 	c.npasses = (size_t)r->prof->passes + (r->o->precision_pct > 0 &&
-		r->prof->passes > MAX_RETRIES ? (size_t)r->prof->passes : MAX_RETRIES);
+		HB_PRECISION_ROUNDS * r->prof->passes > MAX_RETRIES ?
+		(size_t)(HB_PRECISION_ROUNDS * r->prof->passes) : MAX_RETRIES);
 	c.half_widths = json_array();
 	ntasks = n * (1 + c.npasses + 1);
 	for (a = 0; a < cat->nalgorithms && rc == 0; a++) {

@@ -430,7 +430,7 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 	const hg_headline_fig *ref = &y->at[0][HG_AT_65536];
 	const char *no_ratio[4] = { head[0], head[1], head[2], NULL };
 	hg_node *p, *t;
-	size_t i, k;
+	size_t i, k, missing = 0;
 	int used = 0;
 
 	hg_add_heading(a, body, 2, "Compared with the baselines");
@@ -463,9 +463,25 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 		used |= S_yard_row(a, t, label, &at1k, &at64k, ref);
 	}
 	for (k = 0; k < HG_NYARD; k++) {
-		hg_node *label = hg_node_new(a, HG_SPAN);
+		hg_node *label;
+		/* a yardstick not measured on this system gets no row of dashes */
+		if (!(y->at[k][HG_AT_1024].cpb > 0) && !(y->at[k][HG_AT_65536].cpb > 0)) {
+			missing++;
+			continue;
+		}
+		label = hg_node_new(a, HG_SPAN);
 		hg_add_text(a, label, hg_yard_names[k]);
 		used |= S_yard_row(a, t, label, &y->at[k][HG_AT_1024], &y->at[k][HG_AT_65536], ref);
+	}
+	if (missing) {
+		p = hg_add(a, body, HG_PARA);
+		if (missing == HG_NYARD)
+			hg_add_textf(a, p, "None of the %d yardsticks was measured on this system: their "
+				"rows are left out.", HG_NYARD);
+		else
+			hg_add_textf(a, p, "%zu of the %d yardsticks %s not measured on this system: %s "
+				"left out.", missing, HG_NYARD, missing == 1 ? "was" : "were",
+				missing == 1 ? "its row is" : "their rows are");
 	}
 	hg_marks_legend(a, body, used, s->spread_limit_pct, noted);
 }

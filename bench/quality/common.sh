@@ -100,7 +100,8 @@ quality_campaign() {
 	grep -v -e '^hashbench: \[' -e '^hashbench: warning:' -e ' finished: ' \
 		-e '; left out of the figures$' -e ' above [0-9.]* %$' "$log" |
 		sed 's/^hashbench: /  note: /' || true
-	echo "  $summary; $(grep -c '; left out of the figures$' "$log" || true) passes disturbed, $(grep -c ' (more: ' "$log" || true) passes more"
+	# the summary counts the passes left out and the passes more itself
+	echo "  $summary"
 	if [ "$rc" -ne 0 ]; then
 		echo "  warning: hashbench run exited with status $rc (some items failed; KEEP=1 keeps $log)"
 	fi

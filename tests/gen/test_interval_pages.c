@@ -366,7 +366,7 @@ Test(interval, a_ratio_of_overlapping_figures_reads_within_noise_and_they_share_
 	free(site);
 }
 
-Test(interval, a_yardstick_not_measured_on_a_system_has_no_column)
+Test(interval, a_yardstick_not_measured_on_a_system_has_no_column_nor_row)
 {
 	char *site = S_site("iv-columns", DATA), *md = S_page(site, "arm_1/compare.md");
 
@@ -377,6 +377,9 @@ Test(interval, a_yardstick_not_measured_on_a_system_has_no_column)
 	md = S_page(site, "arm_1/hash-15.md");
 	EXPECT_HAS(md, "| implementation | cycles/byte at 1024 B | cycles/byte at 65536 B |\n");
 	EXPECT_HAS(md, "The SM3 reference was not measured on this system: no ratios.");
+	/* nor a row of dashes for each yardstick: they are named as left out */
+	cr_expect_null(strstr(md, "| SM3 (reference) |"), "a row of a yardstick arm_1 did not measure");
+	EXPECT_HAS(md, "None of the 4 yardsticks was measured on this system: their rows are left out.");
 	free(md);
 	free(site);
 }
