@@ -283,28 +283,26 @@ json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b
 int hb_pass_headline(json_t **out, const char **state, json_t *entries, unsigned long long bytes,
 	double target_pct)
 {
-	json_t *used = json_array(), *e;
+	json_t *used, *e;
 	size_t i, confirmed = 0;
 	hb_interval iv;
-	double best;
 
 	*out = NULL;
 	*state = "unconfirmed";
-	if (hb_interval_of(&iv, entries, target_pct) != 0) {
-		json_decref(used);
+	if (hb_interval_of(&iv, entries, target_pct) != 0)
 		return 0;
-	}
-	/* every pass: what the machine did to one only ever adds time */
-	best = iv.best;
+	/* the fastest of every pass's figures (iv.best): what the machine did to one only ever
+	 * adds time */
+	used = json_array();
 	json_array_foreach(entries, i, e) {
 		double m = json_number_value(json_object_get(e, "min_cycles_per_call"));
 		if (m > 0)
 			json_array_append_new(used, json_real(m));
-		confirmed += m > 0 && m <= best * (1 + HB_CONFIRM_PCT / 100);
+		confirmed += m > 0 && m <= iv.best * (1 + HB_CONFIRM_PCT / 100);
 	}
 	*state = iv.state;
 	*out = json_pack("{s:s, s:f, s:f, s:o, s:i, s:f, s:o}", "estimator", HB_HEADLINE_ESTIMATOR,
-		"cycles_per_call", best, "cycles_per_byte", best / (double)bytes, "passes", used,
+		"cycles_per_call", iv.best, "cycles_per_byte", iv.best / (double)bytes, "passes", used,
 		"confirmed_by", (int)confirmed, "confirm_pct", HB_CONFIRM_PCT, "interval",
 		hb_interval_json(&iv, bytes));
 	return 0;

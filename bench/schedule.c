@@ -372,23 +372,16 @@ static int S_wants_more(const hb_run *r, const S_lib *lib, int pass)
 	const char *key;
 	json_t *list, *e;
 	json_object_foreach(lib->entries, key, list) {
-		json_t *head = NULL;
-		const char *state = "narrow";
+		hb_interval iv;
 		int failed = 0;
-		double half;
 		size_t i;
 		json_array_foreach(list, i, e)
 			failed |= strcmp(json_string_value(json_object_get(e, "status")), "ok") != 0;
-		if (failed)
+		if (failed || hb_interval_of(&iv, list, r->target_pct) != 0)
 			continue;
-		if (hb_pass_headline(&head, &state, list, 1, r->target_pct) != 0)
-			continue;
-		half = json_number_value(json_object_get(json_object_get(head, "interval"),
-			"half_width_pct"));
-		json_decref(head);
 		/* with --precision, any figure wider than asked, unconfirmed or not */
-		if ((strcmp(state, "unconfirmed") == 0 && pass < r->prof->passes + MAX_RETRIES) ||
-			(r->o->precision_pct > 0 && half > r->o->precision_pct))
+		if ((strcmp(iv.state, "unconfirmed") == 0 && pass < r->prof->passes + MAX_RETRIES) ||
+			(r->o->precision_pct > 0 && iv.half_pct > r->o->precision_pct))
 			return 1;
 	}
 	return 0;
