@@ -61,7 +61,7 @@ int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct)
 	iv->order = hb_interval_order(k);
 	w = (p[iv->order - 1].m - h) / h * 100;
 	/* what the passes of one campaign do not show: another campaign's placement of the library
-	 * in memory and the host's state then (calibrated by bench/quality/aa.sh) */
+	 * in memory and the host's state then (calibrated by benchmarks/quality/aa.sh) */
 	if (w < HB_INTERVAL_FLOOR_PCT)
 		w = HB_INTERVAL_FLOOR_PCT;
 	iv->half_pct = w;

@@ -261,7 +261,7 @@ Test(watch, a_hog_on_the_timing_cpu_is_measured_again_or_marked, .timeout = HBT_
 		}
 		/* slower than both calm campaigns by more than 5 %, every confirming pass while the hog
 		 * ran: the campaign must say so. A hog only ever adds time: a headline faster than both calm
-		 * ones is theirs missing the machine's best (what bench/quality/aa.sh measures), not
+		 * ones is theirs missing the machine's best (what benchmarks/quality/aa.sh measures), not
 		 * the hog's doing (seen once under AddressSanitizer: 3809 cycles against 4077, 4018) */
 		if (h[i] > a[i] && h[i] > b[i] && da > 5 && db > 5 && during) {
 			far++;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_field.py -- the synthetic field of bench/field/synth_field.py as hashbench sees it.
+"""test_field.py -- the synthetic field of benchmarks/field/synth_field.py as hashbench sees it.
 
   * the generator is deterministic: two runs are byte-identical (diff -r), and --copy writes
     the same content as the default hard links;
@@ -134,7 +134,7 @@ def main(argv):
     args = p.parse_args(argv)
     args.hashbench = os.path.abspath(args.hashbench)
     args.work = os.path.abspath(args.work)
-    args.generator = os.path.join(args.source, "bench", "field", "synth_field.py")
+    args.generator = os.path.join(args.source, "benchmarks", "field", "synth_field.py")
     if os.path.exists(args.work):
         shutil.rmtree(args.work)
     os.makedirs(args.work)

@@ -2,7 +2,7 @@
  * compresses (.html .md .css .xml .csv .json .svg) compressed as hashgen does (gzip, level 6;
  * level 1 above 4 MiB) with each library, best of R rounds, and the bytes each writes.
  *
- * usage: gzbench SITE_DIR [ROUNDS]      (built and run by bench/gen-bench/gzbench.sh) */
+ * usage: gzbench SITE_DIR [ROUNDS]      (built and run by benchmarks/gen-bench/gzbench.sh) */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <libdeflate.h>

@@ -3,7 +3,7 @@
 # Hugo on the Markdown twins of the same pages, alternating in every round: clean builds, then a
 # rebuild after one record changes, checked against a clean build.
 #
-# usage: bench/gen-bench/run.sh [HASHGEN]      (default build/bin/hashgen)
+# usage: benchmarks/gen-bench/run.sh [HASHGEN]      (default build/bin/hashgen)
 # environment: GEN_BENCH_DIR   work folder, kept between runs (default ${TMPDIR:-/tmp}/hashgen-gen-bench)
 #              GEN_BENCH_SIZES algorithm counts to time (default "100 1000")
 #              GEN_BENCH_ROUNDS clean builds of each tool per N (default 3)

@@ -9,7 +9,7 @@
 # are the baseline's under the new name (the digests stay those of the baseline, since the code
 # is the same). Layouts and quirks (issue 10, "Packages as they really are") vary by candidate
 # index; which baseline each instance copies rotates by a per-candidate offset drawn from the
-# seed. Output depends only on the arguments (and the baselines read). bench/field/README.md
+# seed. Output depends only on the arguments (and the baselines read). benchmarks/field/README.md
 # describes the shapes.
 import argparse
 import gzip
@@ -273,7 +273,7 @@ def instance_header(bl, cand, inst):
                  and not l.startswith("#define CRYPTHASH_ALGORITHMINSTANCE_H")
                  and not l.startswith("#endif /* CRYPTHASH_ALGORITHMINSTANCE_H")]
         text = "\n".join(lines)
-    return ("/* %s of %s: a copy of the bundled %s baseline (bench/field/synth_field.py). */\n"
+    return ("/* %s of %s: a copy of the bundled %s baseline (benchmarks/field/synth_field.py). */\n"
             % (inst.name, cand.name, inst.base) + text).encode()
 
 
@@ -583,7 +583,7 @@ class WriterAt:
 
 def field_json(args, cands, quirks):
     return dumps({
-        "generator": "bench/field/synth_field.py",
+        "generator": "benchmarks/field/synth_field.py",
         "arguments": {"algorithms": args.algorithms, "instances": args.instances,
                       "seed": args.seed, "quirks": sorted(quirks)},
         "candidates": [{

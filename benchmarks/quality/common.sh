@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shared set-up of the bench/quality scripts (sourced, not run): repository root, the hashbench
+# Shared set-up of the benchmarks/quality scripts (sourced, not run): repository root, the hashbench
 # program, a temporary folder, the machine line and a campaign runner.
 
 # HASHBENCH may be relative to the caller's folder: resolve it before leaving that folder.
