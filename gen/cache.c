@@ -1,4 +1,5 @@
-/* cache.c — the rebuild cache (see sitewide.h): a sorted text file, looked up by binary search. */
+/* cache.c — the rebuild cache (see sitewide.h): a folder of text files, the build's "meta" and one
+ * file per algorithm page, each read when its page is built. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <stdio.h>
@@ -11,21 +12,16 @@
 /* 5: doubles as C99 hex floats (%a), exact and several times faster to print and read than
  * %.17g; 6: the stat of each page, so that a page the cache does not describe is not reused;
  * 7: a SUPERCOP implementation's path and compiler setting; 8: the headline's interval (and
- * no headline of a page: the index takes it from the page's rows); 9: the unit of the figures.
- * A cache of another version is ignored (the build is then a clean one). */
-#define MAGIC "hashgen-cache 9"
+ * no headline of a page: the index takes it from the page's rows); 9: the unit of the figures;
+ * 10: a folder, one file per page and the build's own digests in "meta". A cache of another
+ * version is ignored (the build is then a clean one). */
+#define MAGIC "hashgen-cache 10"
 
 static int S_cmp_file(const void *a, const void *b)
 {
 	return strcmp(((const hg_cfile *)a)->path, ((const hg_cfile *)b)->path);
 }
 
-static int S_cmp_page(const void *a, const void *b)
-{
-	const hg_cpage *x = a, *y = b;
-	int c = strcmp(x->system, y->system);
-	return c ? c : strcmp(x->id, y->id);
-}
 
 /* Strings of a row: tab, newline, carriage return and % percent-encoded; NULL is "-" (a real
  * "-" is "%2D"). */
@@ -69,9 +65,10 @@ static char *S_get_str(const char *s)
 	return out;
 }
 
-static void S_put_fig(FILE *f, const hg_fig *r)
+/* A row as an R line, or an S line when the spanning outputs read it (hg_figs_spanning). */
+static void S_put_fig(FILE *f, const hg_fig *r, int spanning)
 {
-	fputc('R', f);
+	fputc(spanning ? 'S' : 'R', f);
 	S_put_str(f, r->instance);
 	S_put_str(f, r->implementation);
 	S_put_str(f, r->status);
@@ -164,130 +161,235 @@ static int S_get_fig(hg_cpage *p, char *line)
 	return 0;
 }
 
-void hg_cache_load(hg_cache *c, const char *path)
+/* <dir>/<system>/<id>: the names are a system's and an algorithm's, checked when read */
+static char *S_page_path(const char *dir, const char *system, const char *id)
 {
-	char *text = NULL, *line, *save = NULL;
-	size_t len, fcap = 0, pcap = 0;
+	return hg_xprintf("%s/%s/%s", dir, system, id);
+}
 
-	memset(c, 0, sizeof(*c));
-	if (hg_read_file(&text, &len, path) != 0)
-		return;
-	line = strtok_r(text, "\n", &save);
-	if (!line || strcmp(line, MAGIC) != 0) {
-		free(text);
-		return;
+int hg_cache_page_load(hg_cpage *p, const char *dir, const char *system, const char *id,
+	int all)
+{
+	char *path = S_page_path(dir, system, id), *text = NULL, *line, *save = NULL;
+	size_t len, fcap = 0;
+	int rc = -1, head = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (hg_read_file(&text, &len, path) != 0) {
+		free(path);
+		return -1;
 	}
+	free(path);
+	p->system = hg_xstrdup(system);
+	p->id = hg_xstrdup(id);
+	line = strtok_r(text, "\n", &save);
+	if (!line || strcmp(line, MAGIC) != 0)
+		goto out;
 	while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
 		char a[4096], b[4096], sha[65], own[65];
 		unsigned long long ino, size;
 		long long mtime;
-		hg_cpage *p;
-		if (line[0] == 'F' && sscanf(line, "F %4095s %llu %llu %lld %64s", a, &ino, &size, &mtime,
-				sha) == 5) {
-			if (c->nfiles == fcap) {
-				fcap = fcap ? 2 * fcap : 1024;
-				c->files = realloc(c->files, fcap * sizeof(hg_cfile));
+		if (line[0] == 'F' && head &&
+			sscanf(line, "F %4095s %llu %llu %lld %64s", a, &ino, &size, &mtime, sha) == 5) {
+			if (p->nfiles == fcap) {
+				fcap = fcap ? 2 * fcap : 64;
+				p->files = realloc(p->files, fcap * sizeof(hg_cfile));
 			}
-			c->files[c->nfiles].path = hg_xstrdup(a);
-			c->files[c->nfiles].ino = ino;
-			c->files[c->nfiles].size = size;
-			c->files[c->nfiles].mtime_ns = mtime;
-			memcpy(c->files[c->nfiles].sha256, sha, 65);
-			c->nfiles++;
-		} else if (line[0] == 'R' && c->npages) {
-			if (S_get_fig(&c->pages[c->npages - 1], line) != 0) {
-				/* damaged: forget it all, the build is then a clean one */
-				free(text);
-				hg_cache_clear(c);
-				return;
-			}
-		} else if (line[0] == 'P' && sscanf(line, "P %4095s %4095s %64s %64s %llu %llu %lld",
-				a, b, sha, own, &ino, &size, &mtime) == 7) {
-			if (c->npages == pcap) {
-				pcap = pcap ? 2 * pcap : 256;
-				c->pages = realloc(c->pages, pcap * sizeof(hg_cpage));
-			}
-			p = &c->pages[c->npages++];
-			memset(p, 0, sizeof(hg_cpage));
-			p->system = hg_xstrdup(a);
-			p->id = hg_xstrdup(b);
+			p->files[p->nfiles].path = hg_xstrdup(a);
+			p->files[p->nfiles].ino = ino;
+			p->files[p->nfiles].size = size;
+			p->files[p->nfiles].mtime_ns = mtime;
+			memcpy(p->files[p->nfiles].sha256, sha, 65);
+			p->nfiles++;
+		} else if ((line[0] == 'R' || line[0] == 'S') && head) {
+			if ((all || line[0] == 'S') && S_get_fig(p, line) != 0)
+				goto out;
+		} else if (line[0] == 'P' && !head && sscanf(line, "P %4095s %4095s %64s %64s %llu %llu "
+				"%lld", a, b, sha, own, &ino, &size, &mtime) == 7 && strcmp(a, system) == 0 &&
+				strcmp(b, id) == 0 && strlen(sha) == 64 && strlen(own) == 64) {
 			memcpy(p->key, sha, 65);
 			memcpy(p->own, own, 65);
 			p->page_ino = ino;
 			p->page_size = size;
 			p->page_mtime_ns = mtime;
+			head = 1;
+		} else {
+			goto out; /* damaged: the page is then built as in a clean build */
 		}
 	}
+	p->all = all;
+	if (head) {
+		/* written sorted; sort anyway so that a hand-edited file cannot break the lookups */
+		if (p->nfiles)
+			qsort(p->files, p->nfiles, sizeof(hg_cfile), S_cmp_file);
+		rc = 0;
+	}
+out:
 	free(text);
-	/* written sorted; sort anyway so that a hand-edited file cannot break the lookups */
-	if (c->nfiles)
-		qsort(c->files, c->nfiles, sizeof(hg_cfile), S_cmp_file);
-	if (c->npages)
-		qsort(c->pages, c->npages, sizeof(hg_cpage), S_cmp_page);
+	if (rc != 0)
+		hg_cpage_clear(p);
+	return rc;
 }
 
-void hg_cache_clear(hg_cache *c)
+void hg_cpage_clear(hg_cpage *p)
 {
 	size_t i;
-	for (i = 0; i < c->nfiles; i++)
-		free(c->files[i].path);
-	for (i = 0; i < c->npages; i++) {
-		free(c->pages[i].system);
-		free(c->pages[i].id);
-		hg_figs_free(c->pages[i].figs, c->pages[i].nfigs);
-	}
-	free(c->files);
-	free(c->pages);
-	memset(c, 0, sizeof(*c));
+	for (i = 0; i < p->nfiles; i++)
+		free(p->files[i].path);
+	free(p->files);
+	free(p->system);
+	free(p->id);
+	hg_figs_free(p->figs, p->nfigs);
+	memset(p, 0, sizeof(*p));
 }
 
-const hg_cfile *hg_cache_file(const hg_cache *c, const char *path)
+const hg_cfile *hg_cpage_file(const hg_cpage *p, const char *path)
 {
 	hg_cfile key;
 	key.path = (char *)path;
-	return c->nfiles ? bsearch(&key, c->files, c->nfiles, sizeof(hg_cfile), S_cmp_file) : NULL;
+	return p->nfiles ? bsearch(&key, p->files, p->nfiles, sizeof(hg_cfile), S_cmp_file) : NULL;
 }
 
-const hg_cpage *hg_cache_page(const hg_cache *c, const char *system, const char *id)
-{
-	hg_cpage key;
-	key.system = (char *)system;
-	key.id = (char *)id;
-	return c->npages ? bsearch(&key, c->pages, c->npages, sizeof(hg_cpage), S_cmp_page) : NULL;
-}
-
-int hg_cache_save(const char *path, hg_cfile *files, size_t nfiles, hg_cpage *pages,
-	size_t npages)
+/* Write text atomically to path: a temporary file beside it, renamed. */
+static int S_write_atomic(const char *path, const char *text, size_t len)
 {
 	char *tmp = hg_xprintf("%s.tmp-%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	size_t i;
-	int rc = 0;
-
-	if (!f) {
-		free(tmp);
-		return hg_error_set("%s: cannot write the rebuild cache", path);
-	}
-	if (nfiles)
-		qsort(files, nfiles, sizeof(hg_cfile), S_cmp_file);
-	if (npages)
-		qsort(pages, npages, sizeof(hg_cpage), S_cmp_page);
-	fprintf(f, "%s\n", MAGIC);
-	for (i = 0; i < npages; i++) {
-		size_t k;
-		fprintf(f, "P %s %s %s %s %llu %llu %lld\n", pages[i].system, pages[i].id,
-			pages[i].key, pages[i].own, pages[i].page_ino, pages[i].page_size,
-			pages[i].page_mtime_ns);
-		for (k = 0; k < pages[i].nfigs; k++)
-			S_put_fig(f, &pages[i].figs[k]);
-	}
-	for (i = 0; i < nfiles; i++)
-		fprintf(f, "F %s %llu %llu %lld %s\n", files[i].path, files[i].ino, files[i].size,
-			files[i].mtime_ns, files[i].sha256);
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+	int rc = hg_write_file(tmp, text, len);
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc != 0) {
 		unlink(tmp);
 		rc = hg_error_set("%s: cannot write the rebuild cache", path);
 	}
 	free(tmp);
 	return rc;
+}
+
+/* A file of the cache written by put (its first line the format's) into memory, then atomically
+ * to path (taken). */
+static int S_save(char *path, void (*put)(FILE *, const void *, const void *, size_t),
+	const void *what, const void *files, size_t nfiles)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	if (!f) {
+		free(path);
+		return hg_error_set("out of memory writing the rebuild cache");
+	}
+	fprintf(f, "%s\n", MAGIC);
+	put(f, what, files, nfiles);
+	fclose(f);
+	rc = S_write_atomic(path, text, len);
+	free(text);
+	free(path);
+	return rc;
+}
+
+static void S_put_page(FILE *f, const void *what, const void *list, size_t nfiles)
+{
+	const hg_cpage *p = what;
+	const hg_cfile *files = list;
+	char *keep = calloc(p->nfigs + 1, 1);
+	size_t i;
+
+	fprintf(f, "P %s %s %s %s %llu %llu %lld\n", p->system, p->id, p->key, p->own,
+		p->page_ino, p->page_size, p->page_mtime_ns);
+	hg_figs_spanning_mask(p->figs, p->nfigs, keep);
+	for (i = 0; i < p->nfigs; i++)
+		S_put_fig(f, &p->figs[i], keep[i]);
+	free(keep);
+	for (i = 0; i < nfiles; i++)
+		fprintf(f, "F %s %llu %llu %lld %s\n", files[i].path, files[i].ino, files[i].size,
+			files[i].mtime_ns, files[i].sha256);
+}
+
+int hg_cache_page_save(const char *dir, const hg_cpage *p, const hg_cfile *files, size_t nfiles)
+{
+	return S_save(S_page_path(dir, p->system, p->id), S_put_page, p, files, nfiles);
+}
+
+/* ---- the build's own digests: "meta", one "<name> <value>" line each ---- */
+
+int hg_cmeta_load(hg_cmeta *m, const char *dir)
+{
+	char *path = hg_xprintf("%s/meta", dir), *text = NULL, *line, *save = NULL;
+	size_t len;
+	int rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	if (hg_read_file(&text, &len, path) == 0) {
+		line = strtok_r(text, "\n", &save);
+		if (line && strcmp(line, MAGIC) == 0) {
+			rc = 0;
+			while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
+				char *sp = strchr(line, ' ');
+				if (!sp) {
+					rc = -1;
+					break;
+				}
+				*sp = 0;
+				hg_cmeta_set(m, line, sp + 1);
+			}
+		}
+	}
+	free(text);
+	free(path);
+	if (rc != 0)
+		hg_cmeta_clear(m);
+	return rc;
+}
+
+const char *hg_cmeta_get(const hg_cmeta *m, const char *name)
+{
+	size_t i;
+	for (i = 0; i < m->n; i++)
+		if (strcmp(m->names[i], name) == 0)
+			return m->values[i];
+	return NULL;
+}
+
+void hg_cmeta_set(hg_cmeta *m, const char *name, const char *value)
+{
+	size_t i;
+	for (i = 0; i < m->n; i++)
+		if (strcmp(m->names[i], name) == 0) {
+			free(m->values[i]);
+			m->values[i] = hg_xstrdup(value);
+			return;
+		}
+	m->names = realloc(m->names, (m->n + 1) * sizeof(char *));
+	m->values = realloc(m->values, (m->n + 1) * sizeof(char *));
+	m->names[m->n] = hg_xstrdup(name);
+	m->values[m->n] = hg_xstrdup(value);
+	m->n++;
+}
+
+static void S_put_meta(FILE *f, const void *what, const void *unused, size_t none)
+{
+	const hg_cmeta *m = what;
+	size_t i;
+	(void)unused;
+	(void)none;
+	for (i = 0; i < m->n; i++)
+		fprintf(f, "%s %s\n", m->names[i], m->values[i]);
+}
+
+int hg_cmeta_save(const hg_cmeta *m, const char *dir)
+{
+	return S_save(hg_xprintf("%s/meta", dir), S_put_meta, m, NULL, 0);
+}
+
+void hg_cmeta_clear(hg_cmeta *m)
+{
+	size_t i;
+	for (i = 0; i < m->n; i++) {
+		free(m->names[i]);
+		free(m->values[i]);
+	}
+	free(m->names);
+	free(m->values);
+	memset(m, 0, sizeof(*m));
 }

@@ -71,6 +71,14 @@ int hg_record_figures(hg_figures_t *f, const hg_record *r);
  * the first reference instance (a SUPERCOP primitive: of its fastest implementation that
  * passed); NULL when there is none. */
 const hg_fig *hg_figs_headline(const hg_fig *figs, size_t n);
+/* The rows of figs (a page's, in page order) that the outputs spanning the field read (the
+ * comparison page, the eBASH-style table, the index's headline): each library's first row, its
+ * rows at 8, 32, 64, 576, 1536, 4096 and 65536 B, its longest row and its longest that passed,
+ * in the same order, with their strings in the same block (record NULL: the downloads read the
+ * page's own rows). *nout gets how many; free() the block (figtable.c). */
+hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout);
+/* keep[i] (n of them): is figs[i] one of those rows? */
+void hg_figs_spanning_mask(const hg_fig *figs, size_t n, char *keep);
 /* Median of the single-call samples and their interquartile range in % of it; -1: too few. */
 int hg_record_spread(const hg_record *r, double *median, double *pct);
 

@@ -1,7 +1,9 @@
 /* site.c — the site's conductor: hg_site_build reads the evidence and the templates, then runs the
  * steps that write the site into a new folder beside --out (the algorithm pages; each system's
  * pages and the index, with the downloads beside them; the stylesheet and the sitemap) and puts
- * it in place of --out only when every step succeeded, the rebuild cache last. */
+ * it in place of --out only when every step succeeded, the rebuild cache last. A rebuild of the
+ * same pages from the same templates writes only what changed into that folder and puts each
+ * file in place (site_commit.c). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <pthread.h>
@@ -33,8 +35,13 @@ typedef struct {
 	void *template;
 	char *css, *generator;
 	char global[65];    /* digest of the generator and the templates the pages use */
-	const char *old;    /* the previous site, when there is one to reuse pages from */
-	char *cache_path;
+	int in_place;       /* a rebuild: tmp holds the changes to --out */
+	char *cache_dir;    /* the rebuild cache beside --out */
+	char *cache_out;    /* where this build's cache goes (cache_dir when in place) */
+	hg_cmeta meta_old, meta; /* the previous build's digests, this build's */
+	char **stale;       /* files a rebuild in place removes unless it wrote them again */
+	size_t nstale;
+	char **span_keys;   /* per system: the digests of its comparison page and eBASH table */
 	char **ids;         /* every algorithm id, sorted (the strings are d's) */
 	size_t nids;
 	const hg_fig **headlines; /* [system * nids + algorithm], NULL: none (rows of ap) */
@@ -183,13 +190,49 @@ static int S_load_templates(S_build *b)
 	return 0;
 }
 
-/* The previous site and its rebuild cache, when there is one to reuse pages from. */
-static void S_find_previous(S_build *b)
+/* The digest of the set of pages: the systems and the algorithms each has, every id. */
+static void S_pages_digest(char out[65], const S_build *b)
 {
+	char *text = hg_xstrdup(""), *more;
+	size_t k, i;
+	for (i = 0; i < b->nids; i++) {
+		more = hg_xprintf("%s%s\n", text, b->ids[i]);
+		free(text);
+		text = more;
+	}
+	for (k = 0; k < b->d->nsystems; k++)
+		for (i = 0; i < b->nids; i++) {
+			more = hg_xprintf("%s%s/%s %d\n", text, b->d->systems[k].name, b->ids[i],
+				hg_system_has(&b->d->systems[k], b->ids[i]));
+			free(text);
+			text = more;
+		}
+	hg_sha256_hex(out, text, strlen(text));
+	free(text);
+}
+
+/* A clean build, or a rebuild in place: --out is a site whose cache was made by this format
+ * from the same templates and generator for the same pages. */
+static void S_plan(S_build *b)
+{
+	const hg_site_opts *o = b->o;
 	struct stat st;
-	b->cache_path = hg_xprintf("%s.hashgen-cache", b->o->out_dir);
-	if (!b->o->render_only && stat(b->o->out_dir, &st) == 0 && S_ISDIR(st.st_mode))
-		b->old = b->o->out_dir;
+	char pages[65];
+
+	b->cache_dir = hg_xprintf("%s.hashgen-cache", o->out_dir);
+	S_pages_digest(pages, b);
+	hg_cmeta_set(&b->meta, "global", b->global);
+	hg_cmeta_set(&b->meta, "pages", pages);
+	if (!o->render_only && stat(o->out_dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+		hg_cmeta_load(&b->meta_old, b->cache_dir) == 0) {
+		const char *g = hg_cmeta_get(&b->meta_old, "global");
+		const char *p = hg_cmeta_get(&b->meta_old, "pages");
+		b->in_place = g && p && strcmp(g, b->global) == 0 && strcmp(p, pages) == 0;
+	}
+	b->cache_out = b->in_place ? hg_xstrdup(b->cache_dir) :
+		hg_xprintf("%s.tmp-%ld", b->cache_dir, (long)getpid());
+	if (!b->in_place)
+		hg_rm_rf(b->cache_out);
 }
 
 /* Every algorithm id: the catalog's and those with evidence. */
@@ -211,6 +254,7 @@ static void S_collect_ids(S_build *b)
 	if (b->nids)
 		qsort(b->ids, b->nids, sizeof(char *), hg_cmp_str);
 	b->headlines = calloc(d->nsystems * b->nids + 1, sizeof(*b->headlines));
+	b->span_keys = calloc(2 * d->nsystems + 1, sizeof(char *));
 }
 
 /* The new site's folder, each system's folders in it and an imported system's originals. */
@@ -240,7 +284,8 @@ static int S_make_tmp(S_build *b)
 /* Every algorithm on every system that has it (site_pages.c). */
 static int S_algorithm_pages(S_build *b)
 {
-	hg_algpages_in in = { b->d, &b->tx, b->template, b->tmp, b->old, b->cache_path, b->global,
+	hg_algpages_in in = { b->d, &b->tx, b->template, b->tmp, b->in_place ? b->o->out_dir : NULL,
+		b->in_place ? b->cache_dir : NULL, b->cache_out, b->global,
 		(const char *const *)b->ids, b->nids, b->o->strict };
 	if (hg_algpages_new(&b->ap, &in) != 0 ||
 		hg_algpages_render(b->ap, b->o->jobs, b->o->warnings, &b->stats->warnings,
@@ -248,6 +293,47 @@ static int S_algorithm_pages(S_build *b)
 		return -1;
 	b->stats->pages = hg_algpages_count(b->ap);
 	return 0;
+}
+
+/* "<digest> <ino> <size> <mtime>" of rel in --out: what the meta remembers of a spanning page. */
+static char *S_meta_value(const S_build *b, const char *digest, const char *rel)
+{
+	char *path = hg_xprintf("%s/%s", b->o->out_dir, rel), *v;
+	struct stat st;
+	if (stat(path, &st) != 0)
+		memset(&st, 0, sizeof(st));
+	v = hg_xprintf("%s %llu %llu %lld", digest, (unsigned long long)st.st_ino,
+		(unsigned long long)st.st_size,
+		(long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec);
+	free(path);
+	return v;
+}
+
+/* Must a spanning page (what: "compare", "ebash") of system s be rendered: not in place, or
+ * what it shows changed, or the site's page is not the one the previous build left? */
+static int S_span_needed(S_build *b, size_t k, const char *what, const char *digest)
+{
+	const hg_system *s = &b->d->systems[k];
+	char *name = hg_xprintf("%s/%s", what, s->name), *rel = hg_xprintf("%s/%s.html", s->name,
+		what), *now;
+	const char *was = hg_cmeta_get(&b->meta_old, name);
+	int needed = 1;
+	size_t g;
+	if (b->in_place && was) {
+		now = S_meta_value(b, digest, rel);
+		needed = strcmp(now, was) != 0;
+		free(now);
+	}
+	if (needed && b->in_place && strcmp(what, "compare") == 0)
+		for (g = 0; g < HG_NGROUPS; g++) {
+			hg_strv_push(&b->stale, &b->nstale, hg_xprintf("%s/compare-%s.svg", s->name,
+				hg_groups[g].key));
+			hg_strv_push(&b->stale, &b->nstale, hg_xprintf("%s/compare-%s.svg.gz", s->name,
+				hg_groups[g].key));
+		}
+	free(name);
+	free(rel);
+	return needed;
 }
 
 /* Per system: its index, method and comparison pages, its trace and its evidence's own files. */
@@ -258,11 +344,19 @@ static int S_system_pages(S_build *b)
 	hg_strv_push(&b->pages, &b->npages, hg_xstrdup("index.html"));
 	for (k = 0; k < b->d->nsystems; k++) {
 		const hg_system *s = &b->d->systems[k];
+		const hg_yardsticks *y = hg_algpages_yardsticks(b->ap, k);
 		size_t nrows;
 		const hg_fig **rows = hg_algpages_rows(b->ap, k, &nrows);
-		int r = hg_site_system(b->tmp, b->template, b->d, k, &b->tx,
-			(const char *const *)b->ids, b->nids, (const hg_fig *const *)b->headlines, rows,
-			nrows, hg_algpages_yardsticks(b->ap, k));
+		char cmp[65], eb[65];
+		int r;
+		hg_span_digest(cmp, "compare", b->global, s, rows, nrows, y, NULL, 0);
+		hg_span_digest(eb, "ebash", b->global, s, rows, nrows, NULL,
+			(const char *const *)b->ids, b->nids);
+		b->span_keys[2 * k] = hg_xstrdup(cmp);
+		b->span_keys[2 * k + 1] = hg_xstrdup(eb);
+		r = hg_site_system(b->tmp, b->template, b->d, k, &b->tx, (const char *const *)b->ids,
+			b->nids, (const hg_fig *const *)b->headlines, rows, nrows, y,
+			S_span_needed(b, k, "compare", cmp), S_span_needed(b, k, "ebash", eb));
 		free(rows);
 		if (r != 0)
 			return -1;
@@ -287,16 +381,35 @@ static int S_index(S_build *b)
 	return rc;
 }
 
-/* results.csv and results.json, and the catalog beside the evidence copies; run by a thread of
- * its own beside the system pages (S_spanning), its failure kept in b->downloads_error. */
+/* results.csv and results.json (every row of every page, read back from the cache), and the
+ * catalog beside the evidence copies; run by a thread of its own beside the system pages
+ * (S_spanning), its failure kept in b->downloads_error. */
 static void *S_downloads(void *arg)
 {
 	S_build *b = arg;
-	size_t nrows;
-	const hg_fig **rows = hg_algpages_rows(b->ap, (size_t)-1, &nrows);
-	int rc = hg_site_results(b->tmp, b->d, rows, nrows);
+	hg_fig *all = NULL;
+	const hg_fig **rows;
+	size_t n = 0, k, i;
+	int rc = 0;
+	for (k = 0; k < b->d->nsystems && rc == 0; k++) {
+		hg_fig *figs;
+		size_t m;
+		rc = hg_algpages_figs(b->ap, k, 0, b->nids, &figs, &m);
+		if (rc != 0)
+			break;
+		all = realloc(all, (n + m + 1) * sizeof(hg_fig));
+		memcpy(all + n, figs, m * sizeof(hg_fig));
+		free(figs);
+		n += m;
+	}
+	rows = calloc(n + 1, sizeof(*rows));
+	for (i = 0; i < n; i++)
+		rows[i] = &all[i];
+	if (rc == 0)
+		rc = hg_site_results(b->tmp, b->d, rows, n);
 	free(rows);
-	if (rc != 0 || hg_site_catalog(b->tmp, b->d) != 0)
+	hg_figs_free(all, n);
+	if (rc != 0 || hg_site_catalog(b->tmp, b->d, b->in_place ? b->o->out_dir : NULL) != 0)
 		b->downloads_error = hg_xstrdup(hg_error_last());
 	hg_gztwin_release();
 	return NULL;
@@ -329,17 +442,40 @@ static int S_style_and_sitemap(S_build *b)
 	return S_sitemap(b->tmp, b->o->base_url, b->pages, b->npages);
 }
 
-/* The new site in place of --out, then the rebuild cache: a build that failed keeps the
- * previous one. */
+/* The new site in place of --out (a rebuild's changes into it), then the rebuild cache: a build
+ * that failed keeps the previous one. */
 static int S_put_in_place(S_build *b)
 {
-	if (hg_algpages_move_reused(b->ap) != 0)
-		return -1;
-	if (S_swap(b->tmp, b->o->out_dir) != 0) {
-		hg_algpages_move_back(b->ap); /* S_swap put the previous site back where it was */
-		return -1;
+	size_t k;
+	if (b->in_place) {
+		hg_algpages_stale(b->ap, &b->stale, &b->nstale);
+		if (hg_site_commit(b->tmp, b->o->out_dir, (const char *const *)b->ids, b->nids,
+				b->stale, b->nstale) != 0)
+			return -1;
+	} else {
+		if (S_swap(b->tmp, b->o->out_dir) != 0)
+			return -1;
+		hg_rm_rf(b->cache_dir);
+		if (rename(b->cache_out, b->cache_dir) != 0)
+			hg_rm_rf(b->cache_out);
 	}
-	if (hg_algpages_save_cache(b->ap, b->o->out_dir, b->cache_path) != 0 && b->o->warnings)
+	for (k = 0; k < b->d->nsystems; k++) {
+		const char *name = b->d->systems[k].name;
+		char *key = hg_xprintf("compare/%s", name), *rel = hg_xprintf("%s/compare.html", name);
+		char *v = S_meta_value(b, b->span_keys[2 * k], rel);
+		hg_cmeta_set(&b->meta, key, v);
+		free(key);
+		free(rel);
+		free(v);
+		key = hg_xprintf("ebash/%s", name);
+		rel = hg_xprintf("%s/ebash.html", name);
+		v = S_meta_value(b, b->span_keys[2 * k + 1], rel);
+		hg_cmeta_set(&b->meta, key, v);
+		free(key);
+		free(rel);
+		free(v);
+	}
+	if (hg_cmeta_save(&b->meta, b->cache_dir) != 0 && b->o->warnings)
 		fprintf(b->o->warnings, "hashgen: warning: %s\n", hg_error_last());
 	return 0;
 }
@@ -347,19 +483,30 @@ static int S_put_in_place(S_build *b)
 /* Remove what a failed build wrote (the previous site was never touched) and free the rest. */
 static void S_finish(S_build *b, int rc)
 {
+	size_t k;
 	if (rc != 0 && b->tmp) {
 		char *msg = hg_xstrdup(hg_error_last());
 		hg_rm_rf(b->tmp);
 		hg_error_set("%s", msg);
 		free(msg);
 	}
+	/* a clean build's cache not put in place, or the cache of a site rendered for a check */
+	if (b->cache_out && !b->in_place && (rc != 0 || b->o->render_only))
+		hg_rm_rf(b->cache_out);
 	hg_algpages_free(b->ap);
 	free(b->downloads_error);
 	hg_strv_free(b->pages);
+	hg_strv_free(b->stale);
+	for (k = 0; b->span_keys && b->span_keys[k]; k++)
+		free(b->span_keys[k]);
+	free(b->span_keys);
 	free(b->ids);
 	free(b->headlines);
 	free(b->tmp);
-	free(b->cache_path);
+	free(b->cache_dir);
+	free(b->cache_out);
+	hg_cmeta_clear(&b->meta);
+	hg_cmeta_clear(&b->meta_old);
 	free(b->css);
 	free((char *)b->tx.attribution);
 	free((char *)b->tx.method);
@@ -384,8 +531,8 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 	json_object_seed(1); /* fixed seed: deterministic, and set before threads start */
 	if (hg_data_load(&b.d, o->data_dir) != 0 || S_load_templates(&b) != 0)
 		goto out;
-	S_find_previous(&b);
 	S_collect_ids(&b);
+	S_plan(&b);
 	if (S_make_tmp(&b) != 0 || S_algorithm_pages(&b) != 0 || S_spanning(&b) != 0 ||
 		S_style_and_sitemap(&b) != 0)
 		goto out;

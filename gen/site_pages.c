@@ -1,7 +1,9 @@
 /* site_pages.c — the algorithm pages of the site, one job per algorithm and system: its evidence
  * loaded and checked, the page with its chart, CSV and evidence copies rendered by a pool of
  * threads, one algorithm at a time on every system (the "On other systems" table needs them
- * all), or the previous site's page reused when nothing it shows has changed. */
+ * all), or the previous site's page left as it is when nothing it shows has changed; each page's
+ * entry of the rebuild cache written, and only the few rows the outputs spanning the field read
+ * kept once it is done. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -34,10 +36,17 @@ typedef struct {
 	char own[65];       /* digest of its own inputs (S_key) */
 	hg_fig *figs;       /* the rows of its records */
 	size_t nfigs;
-	int figs_borrowed;  /* figs belong to the cache */
+	int figs_borrowed;  /* figs belong to cp */
 	hg_sysalg *sa;      /* loaded, until the page is rendered */
-	hg_cfile *files;    /* what the cache remembers of its evidence files */
+	hg_cfile *files;    /* what the cache is to remember of its evidence files */
 	size_t nfiles;
+	hg_cpage cp;        /* the previous build's entry of the page (its spanning rows) */
+	int have_cp;
+	hg_cpage full;      /* the same with every row, when the page needs them after all */
+	int files_changed;  /* a file's stat is not the one cp remembers: cp is written again */
+	int no_chart;       /* rendered without a chart */
+	hg_fig *span;       /* the rows the spanning outputs read (hg_figs_spanning), kept */
+	size_t nspan;
 } S_job;
 
 struct hg_algpages {
@@ -54,8 +63,10 @@ struct hg_algpages {
 	size_t ngroups;
 	atomic_size_t next;
 	atomic_int failed;
-	hg_cache cache;
-	const char *old;    /* the previous site, when there is one to reuse pages from */
+	const char *cache_in;  /* the previous build's cache folder; NULL: a clean build */
+	const char *cache_out; /* where this build's entries go */
+	int in_place;       /* tmp is a folder of changes to the previous site */
+	const char *site;   /* that site, when in_place */
 	char global[65];    /* digest of the generator and the templates the pages use */
 	hg_yardsticks *yards; /* per system */
 };
@@ -236,17 +247,15 @@ static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
  * changed; when they are, its rows come from the cache. */
 static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc)
 {
-	const hg_cpage *cp = hg_cache_page(&c->cache, j->s->name, j->id);
+	const hg_cpage *cp = &j->cp;
 	hg_evfile *files;
 	size_t n = 0, i;
 	char *page;
 	struct stat st;
 	int ok;
 
-	if (!cp)
-		return 0;
 	/* the page the cache describes, not one of another site or of another build */
-	page = hg_xprintf("%s/%s/%s.html", c->old, j->s->name, j->id);
+	page = hg_xprintf("%s/%s/%s.html", c->site, j->s->name, j->id);
 	ok = stat(page, &st) == 0 && (unsigned long long)st.st_ino == cp->page_ino &&
 		(unsigned long long)st.st_size == cp->page_size &&
 		S_mtime_ns(&st) == cp->page_mtime_ns;
@@ -256,7 +265,7 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 	files = calloc(nsc + 1, sizeof(hg_evfile));
 	for (ok = 1, i = 0; i < nsc && ok; i++) {
 		char *path = hg_xprintf("%s/%s", j->s->name, sc[i].rel);
-		const hg_cfile *cf = hg_cache_file(&c->cache, path);
+		const hg_cfile *cf = hg_cpage_file(cp, path);
 		hg_evfile *f = &files[n++];
 		free(path);
 		f->file = hg_xstrdup(sc[i].rel);
@@ -266,6 +275,7 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 		if (cf && cf->ino == f->ino && cf->size == f->size && cf->mtime_ns == f->mtime_ns) {
 			memcpy(f->sha256, cf->sha256, 65);
 		} else {
+			j->files_changed = 1;
 			/* changed since the last build: hash it again */
 			char *full = hg_xprintf("%s/%s", j->s->dir, sc[i].rel), *text;
 			size_t len;
@@ -279,6 +289,8 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 		hg_evfile_check(f, j->s);
 	}
 	if (ok) {
+		if (nsc != cp->nfiles)
+			j->files_changed = 1;
 		hg_evidence_missing(&files, &n, j->s, j->id);
 		S_key(j->own, c, j->s, j->id, files, n);
 		ok = strcmp(j->own, cp->own) == 0;
@@ -339,11 +351,12 @@ static int S_own(hg_algpages *c, S_job *j)
 {
 	hg_sysalg *sa;
 
-	if (c->old && hg_cache_page(&c->cache, j->s->name, j->id)) {
+	if (c->cache_in && hg_cache_page_load(&j->cp, c->cache_in, j->s->name, j->id, 0) == 0) {
 		S_scanned *sc = NULL;
 		size_t nsc = 0;
 		int r = S_scan(&sc, &nsc, j->s, j->id) == 0 ? S_try_reuse(c, j, sc, nsc) : 0;
 		S_scan_free(sc, nsc);
+		j->have_cp = 1;
 		if (r != 0)
 			return r > 0 ? 0 : -1;
 	}
@@ -392,7 +405,23 @@ static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, siz
 	free(text);
 }
 
-/* The page, its chart, its CSV and its evidence copies. */
+/* A page whose rows came from the cache with only those the spanning outputs read: all of them,
+ * for its rendering or its cache entry (the spanning rows stay where the group's "On other
+ * systems" tables read them). */
+static int S_full_rows(hg_algpages *c, S_job *j)
+{
+	if (!j->figs_borrowed || j->cp.all || j->full.system)
+		return 0;
+	if (hg_cache_page_load(&j->full, c->cache_in, j->s->name, j->id, 1) != 0)
+		return hg_error_set("%s/%s/%s: cannot read the page's figures back", c->cache_in,
+			j->s->name, j->id);
+	j->figs = j->full.figs;
+	j->nfigs = j->full.nfigs;
+	return 0;
+}
+
+/* The page, its chart, its CSV and its evidence copies (in place, only when its own inputs
+ * changed: else the site's copies are still right); the page's stat into its cache entry. */
 static int S_render(hg_algpages *c, S_job *j, const hg_sysfigs *all, size_t nall)
 {
 	const hg_entry *e = hg_data_entry(c->d, j->id);
@@ -402,6 +431,8 @@ static int S_render(hg_algpages *c, S_job *j, const hg_sysfigs *all, size_t nall
 	size_t len, i;
 	hg_page *p;
 
+	if (S_full_rows(c, j) != 0)
+		return -1;
 	if (!j->sa) {
 		j->sa = calloc(1, sizeof(hg_sysalg));
 		if (!j->sa || hg_sysalg_load(j->sa, c->d, j->s, j->id) != 0)
@@ -412,6 +443,7 @@ static int S_render(hg_algpages *c, S_job *j, const hg_sysfigs *all, size_t nall
 	rc = hg_site_write_page(c->tmp, c->template, p, rel, 1);
 	free(rel);
 	hg_page_free(p);
+	j->no_chart = !chart;
 	if (rc == 0 && chart) {
 		rc = hg_chart_page(&text, &len, j->s, j->id, e ? e->name : j->id, j->figs, j->nfigs,
 			&c->yards[j->si]);
@@ -432,8 +464,18 @@ static int S_render(hg_algpages *c, S_job *j, const hg_sysfigs *all, size_t nall
 		free(text);
 	}
 	free(rows);
-	if (rc == 0)
+	if (rc == 0 && !(c->in_place && j->own_reused))
 		rc = S_copy_evidence(c, j, j->sa);
+	if (rc == 0) {
+		char *page = hg_xprintf("%s/%s/%s.html", c->tmp, j->s->name, j->id);
+		struct stat st;
+		if (stat(page, &st) == 0) {
+			j->cp.page_ino = (unsigned long long)st.st_ino;
+			j->cp.page_size = (unsigned long long)st.st_size;
+			j->cp.page_mtime_ns = S_mtime_ns(&st);
+		}
+		free(page);
+	}
 	return rc;
 }
 
@@ -444,6 +486,37 @@ static void S_unload(S_job *j)
 		free(j->sa);
 		j->sa = NULL;
 	}
+}
+
+/* The page's entry of the rebuild cache, unless the previous build's is still right; then the
+ * rows the spanning outputs read kept, and the page's own figures let go. */
+static int S_done(hg_algpages *c, S_job *j, int written)
+{
+	int rc = 0;
+	size_t i;
+	if ((written || j->files_changed || !j->have_cp) && (rc = S_full_rows(c, j)) == 0) {
+		hg_cpage e = j->cp;
+		e.system = (char *)j->s->name;
+		e.id = (char *)j->id;
+		memcpy(e.key, j->key, 65);
+		memcpy(e.own, j->own, 65);
+		e.figs = j->figs;
+		e.nfigs = j->nfigs;
+		rc = hg_cache_page_save(c->cache_out, &e, j->files, j->nfiles);
+	}
+	j->span = hg_figs_spanning(j->figs, j->nfigs, &j->nspan);
+	if (!j->figs_borrowed)
+		hg_figs_free(j->figs, j->nfigs);
+	j->figs = NULL;
+	j->nfigs = 0;
+	hg_cpage_clear(&j->cp);
+	hg_cpage_clear(&j->full);
+	for (i = 0; i < j->nfiles; i++)
+		free(j->files[i].path);
+	free(j->files);
+	j->files = NULL;
+	j->nfiles = 0;
+	return rc;
 }
 
 /* One algorithm on every system that has it: the rows of each first, then each page, which
@@ -466,9 +539,8 @@ static int S_run_group(hg_algpages *c, S_job **g)
 	}
 	for (k = 0; k < n && rc == 0; k++) {
 		S_job *j = g[k];
-		const hg_cpage *cp = hg_cache_page(&c->cache, j->s->name, j->id);
 		S_final_key(j->key, j, all, n);
-		if (j->own_reused && cp && strcmp(cp->key, j->key) == 0) {
+		if (j->own_reused && strcmp(j->cp.key, j->key) == 0) {
 			j->reuse = 1;
 			continue;
 		}
@@ -476,73 +548,12 @@ static int S_run_group(hg_algpages *c, S_job **g)
 			j->error = hg_xstrdup(hg_error_last());
 		S_unload(j);
 	}
+	for (k = 0; k < n && rc == 0; k++)
+		if ((rc = S_done(c, g[k], !g[k]->reuse)) != 0)
+			g[k]->error = hg_xstrdup(hg_error_last());
 	for (k = 0; k < n; k++)
 		S_unload(g[k]);
 	free(all);
-	return rc;
-}
-
-/* What a reused page moves from the previous site; all but the first may be absent. */
-static const char *S_moved[] = { "%s/%s/%s.html", "%s/%s/%s.html.gz", "%s/%s/%s.md",
-	"%s/%s/%s.md.gz", "%s/%s/%s.svg", "%s/%s/%s.svg.gz", "%s/%s/%s.csv", "%s/%s/%s.csv.gz",
-	"%s/data/%s/records/%s", "%s/data/%s/kat/%s", "%s/data/%s/" HG_ORIGINALS "/%s" };
-#define NMOVED (sizeof(S_moved) / sizeof(S_moved[0]))
-
-/* Give the reused pages back to the previous site (the new one could not be put in place). */
-void hg_algpages_move_back(const hg_algpages *c)
-{
-	size_t i, k;
-	for (i = 0; i < c->njobs; i++) {
-		const S_job *j = &c->jobs[i];
-		if (!j->reuse)
-			continue;
-		for (k = 0; k < NMOVED; k++) {
-			char *from = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
-			char *to = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
-			rename(from, to);
-			free(from);
-			free(to);
-		}
-	}
-}
-
-/* Move the reused pages and evidence copies from the previous site into the new one; undone
- * when a move fails, so the previous site stays whole. */
-int hg_algpages_move_reused(const hg_algpages *c)
-{
-	size_t i, k, done_i = 0, done_k = 0;
-	int rc = 0;
-
-	for (i = 0; i < c->njobs && rc == 0; i++) {
-		const S_job *j = &c->jobs[i];
-		if (!j->reuse)
-			continue;
-		for (k = 0; k < NMOVED && rc == 0; k++) {
-			char *from = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
-			char *to = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
-			if (rename(from, to) != 0 && !(errno == ENOENT && k > 0)) {
-				rc = hg_error_set("%s: cannot move into the new site: %s", from, strerror(errno));
-				done_i = i;
-				done_k = k;
-			}
-			free(from);
-			free(to);
-		}
-	}
-	if (rc == 0)
-		return 0;
-	for (i = 0; i <= done_i; i++) {
-		const S_job *j = &c->jobs[i];
-		if (!j->reuse)
-			continue;
-		for (k = 0; k < (i == done_i ? done_k : NMOVED); k++) {
-			char *from = hg_xprintf(S_moved[k], c->tmp, j->s->name, j->id);
-			char *to = hg_xprintf(S_moved[k], c->old, j->s->name, j->id);
-			rename(from, to);
-			free(from);
-			free(to);
-		}
-	}
 	return rc;
 }
 
@@ -561,21 +572,84 @@ static void *S_worker(void *arg)
 	return NULL;
 }
 
-
 const hg_fig **hg_algpages_rows(const hg_algpages *c, size_t k, size_t *n)
 {
 	const hg_fig **rows;
 	size_t i, m, total = 0;
 	for (i = 0; i < c->njobs; i++)
 		if (k == (size_t)-1 || c->jobs[i].si == k)
-			total += c->jobs[i].nfigs;
+			total += c->jobs[i].nspan;
 	rows = calloc(total + 1, sizeof(*rows));
 	*n = 0;
 	for (i = 0; i < c->njobs; i++)
 		if (k == (size_t)-1 || c->jobs[i].si == k)
-			for (m = 0; m < c->jobs[i].nfigs; m++)
-				rows[(*n)++] = &c->jobs[i].figs[m];
+			for (m = 0; m < c->jobs[i].nspan; m++)
+				rows[(*n)++] = &c->jobs[i].span[m];
 	return rows;
+}
+
+int hg_algpages_figs(const hg_algpages *c, size_t k, size_t first, size_t last, hg_fig **out,
+	size_t *n)
+{
+	size_t i, m;
+	*out = NULL;
+	*n = 0;
+	for (i = 0; i < c->njobs; i++) {
+		const S_job *j = &c->jobs[i];
+		hg_cpage p;
+		if (j->si != k || j->ai < first || j->ai >= last)
+			continue;
+		if (hg_cache_page_load(&p, c->cache_out, j->s->name, j->id, 1) != 0) {
+			hg_figs_free(*out, *n);
+			*out = NULL;
+			*n = 0;
+			return hg_error_set("%s/%s/%s: cannot read the figures of the page back",
+				c->cache_out, j->s->name, j->id);
+		}
+		*out = realloc(*out, (*n + p.nfigs + 1) * sizeof(hg_fig));
+		for (m = 0; m < p.nfigs; m++)
+			(*out)[(*n)++] = p.figs[m];
+		free(p.figs); /* the rows' strings now belong to *out */
+		p.figs = NULL;
+		p.nfigs = 0;
+		hg_cpage_clear(&p);
+	}
+	return 0;
+}
+
+void hg_algpages_stale(const hg_algpages *c, char ***v, size_t *n)
+{
+	size_t i;
+	for (i = 0; i < c->njobs; i++)
+		if (c->jobs[i].no_chart) {
+			hg_strv_push(v, n, hg_xprintf("%s/%s.svg", c->jobs[i].s->name, c->jobs[i].id));
+			hg_strv_push(v, n, hg_xprintf("%s/%s.svg.gz", c->jobs[i].s->name, c->jobs[i].id));
+		}
+}
+
+/* The yardsticks of every system, before any page needs them. */
+static int S_yardsticks(hg_algpages *c)
+{
+	const hg_data *d = c->d;
+	size_t k;
+	c->yards = calloc(d->nsystems + 1, sizeof(hg_yardsticks));
+	for (k = 0; k < d->nsystems; k++) {
+		const hg_system *s = &d->systems[k];
+		hg_sysalg sm3, sha2;
+		int has_sm3 = hg_system_has(s, "sm3"), has_sha2 = hg_system_has(s, "sha2");
+		memset(&sm3, 0, sizeof(sm3));
+		memset(&sha2, 0, sizeof(sha2));
+		if ((has_sm3 && hg_sysalg_load(&sm3, d, s, "sm3") != 0) ||
+			(has_sha2 && hg_sysalg_load(&sha2, d, s, "sha2") != 0)) {
+			hg_sysalg_clear(&sm3);
+			hg_sysalg_clear(&sha2);
+			return -1;
+		}
+		hg_yardsticks_of(&c->yards[k], has_sm3 ? &sm3 : NULL, has_sha2 ? &sha2 : NULL);
+		hg_sysalg_clear(&sm3);
+		hg_sysalg_clear(&sha2);
+	}
+	return 0;
 }
 
 int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in)
@@ -594,15 +668,21 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in)
 	c->tmp = in->tmp;
 	c->ids = in->ids;
 	c->nids = in->nids;
+	c->cache_in = in->cache_in;
+	c->cache_out = in->cache_out;
+	c->in_place = in->site != NULL;
+	c->site = in->site;
 	memcpy(c->global, in->global, sizeof(c->global));
-	if (in->old) {
-		hg_cache_load(&c->cache, in->cache_path);
-		c->old = in->old;
-	}
-	for (k = 0; k < d->nsystems; k++)
+	for (k = 0; k < d->nsystems; k++) {
+		char *dir = hg_xprintf("%s/%s", c->cache_out, d->systems[k].name);
+		int r = hg_mkdirs(dir);
+		free(dir);
+		if (r != 0)
+			return -1;
 		for (i = 0; i < c->nids; i++)
 			if (hg_system_has(&d->systems[k], c->ids[i]))
 				c->njobs++;
+	}
 	c->jobs = calloc(c->njobs + 1, sizeof(S_job));
 	c->njobs = 0;
 	for (k = 0; k < d->nsystems; k++)
@@ -628,25 +708,7 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in)
 				c->groups[c->ngroups][m++] = &c->jobs[j];
 		c->ngroups++;
 	}
-	/* the yardsticks of every system, before any page needs them */
-	c->yards = calloc(d->nsystems + 1, sizeof(hg_yardsticks));
-	for (k = 0; k < d->nsystems; k++) {
-		const hg_system *s = &d->systems[k];
-		hg_sysalg sm3, sha2;
-		int has_sm3 = hg_system_has(s, "sm3"), has_sha2 = hg_system_has(s, "sha2");
-		memset(&sm3, 0, sizeof(sm3));
-		memset(&sha2, 0, sizeof(sha2));
-		if ((has_sm3 && hg_sysalg_load(&sm3, d, s, "sm3") != 0) ||
-			(has_sha2 && hg_sysalg_load(&sha2, d, s, "sha2") != 0)) {
-			hg_sysalg_clear(&sm3);
-			hg_sysalg_clear(&sha2);
-			return -1;
-		}
-		hg_yardsticks_of(&c->yards[k], has_sm3 ? &sm3 : NULL, has_sha2 ? &sha2 : NULL);
-		hg_sysalg_clear(&sm3);
-		hg_sysalg_clear(&sha2);
-	}
-	return 0;
+	return S_yardsticks(c);
 }
 
 int hg_algpages_render(hg_algpages *c, int jobs, FILE *warnings, size_t *nwarnings,
@@ -675,7 +737,7 @@ int hg_algpages_render(hg_algpages *c, int jobs, FILE *warnings, size_t *nwarnin
 		if (c->jobs[i].error)
 			return hg_error_set("%s", c->jobs[i].error);
 		headlines[c->jobs[i].si * c->nids + c->jobs[i].ai] =
-			hg_figs_headline(c->jobs[i].figs, c->jobs[i].nfigs);
+			hg_figs_headline(c->jobs[i].span, c->jobs[i].nspan);
 	}
 	if (atomic_load(&c->failed))
 		return hg_error_set("a page could not be rendered");
@@ -687,43 +749,17 @@ size_t hg_algpages_count(const hg_algpages *c)
 	return c->njobs;
 }
 
+size_t hg_algpages_rendered(const hg_algpages *c)
+{
+	size_t i, n = 0;
+	for (i = 0; i < c->njobs; i++)
+		n += !c->jobs[i].reuse;
+	return n;
+}
+
 const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *c, size_t k)
 {
 	return &c->yards[k];
-}
-
-int hg_algpages_save_cache(const hg_algpages *c, const char *site, const char *path)
-{
-	size_t nf = 0, f = 0, i;
-	hg_cfile *files;
-	hg_cpage *cp = calloc(c->njobs + 1, sizeof(hg_cpage));
-	int rc;
-
-	for (i = 0; i < c->njobs; i++)
-		nf += c->jobs[i].nfiles;
-	files = calloc(nf + 1, sizeof(hg_cfile));
-	for (i = 0; i < c->njobs; i++) {
-		char *page = hg_xprintf("%s/%s/%s.html", site, c->jobs[i].s->name, c->jobs[i].id);
-		struct stat st;
-		if (stat(page, &st) == 0) {
-			cp[i].page_ino = (unsigned long long)st.st_ino;
-			cp[i].page_size = (unsigned long long)st.st_size;
-			cp[i].page_mtime_ns = S_mtime_ns(&st);
-		}
-		free(page);
-		memcpy(files + f, c->jobs[i].files, c->jobs[i].nfiles * sizeof(hg_cfile));
-		f += c->jobs[i].nfiles;
-		cp[i].system = (char *)c->jobs[i].s->name;
-		cp[i].id = (char *)c->jobs[i].id;
-		memcpy(cp[i].key, c->jobs[i].key, 65);
-		memcpy(cp[i].own, c->jobs[i].own, 65);
-		cp[i].figs = c->jobs[i].figs;
-		cp[i].nfigs = c->jobs[i].nfigs;
-	}
-	rc = hg_cache_save(path, files, nf, cp, c->njobs);
-	free(files);
-	free(cp);
-	return rc;
 }
 
 void hg_algpages_free(hg_algpages *c)
@@ -732,19 +768,22 @@ void hg_algpages_free(hg_algpages *c)
 	if (!c)
 		return;
 	for (i = 0; c->jobs && i < c->njobs; i++) {
-		free(c->jobs[i].warnings);
-		free(c->jobs[i].error);
-		S_unload(&c->jobs[i]);
-		if (!c->jobs[i].figs_borrowed)
-			hg_figs_free(c->jobs[i].figs, c->jobs[i].nfigs);
-		for (k = 0; k < c->jobs[i].nfiles; k++)
-			free(c->jobs[i].files[k].path);
-		free(c->jobs[i].files);
+		S_job *j = &c->jobs[i];
+		free(j->warnings);
+		free(j->error);
+		S_unload(j);
+		if (!j->figs_borrowed)
+			hg_figs_free(j->figs, j->nfigs);
+		hg_cpage_clear(&j->cp);
+		hg_cpage_clear(&j->full);
+		for (k = 0; k < j->nfiles; k++)
+			free(j->files[k].path);
+		free(j->files);
+		free(j->span);
 	}
 	for (i = 0; i < c->ngroups; i++)
 		free(c->groups[i]);
 	free(c->groups);
-	hg_cache_clear(&c->cache);
 	free(c->yards);
 	free(c->jobs);
 	free(c);

@@ -4,6 +4,10 @@
  * page, the eBASH-style table, the machine-speed trace and the copies of system.json and SHA256SUMS; the originals of an
  * imported system. */
 #include <pthread.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -90,15 +94,16 @@ static int S_system_page(const char *tmp, const void *template, hg_page *p, cons
 
 int hg_site_system(const char *tmp, const void *template, const hg_data *d, size_t k,
 	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *headlines,
-	const hg_fig *const *rows, size_t n, const hg_yardsticks *y)
+	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, int compare, int ebash)
 {
 	const hg_system *s = &d->systems[k];
 
 	if (S_system_page(tmp, template, hg_page_system(d, s, ids, nids, headlines, tx), s,
 			"index") != 0 ||
 		S_system_page(tmp, template, hg_page_method(d, s, tx), s, "method") != 0 ||
-		S_compare(tmp, template, d, k, rows, n, y, tx) != 0 ||
-		S_ebash(tmp, template, d, k, rows, n, ids, nids, tx) != 0 || S_sentinel(tmp, s) != 0 ||
+		(compare && S_compare(tmp, template, d, k, rows, n, y, tx) != 0) ||
+		(ebash && S_ebash(tmp, template, d, k, rows, n, ids, nids, tx) != 0) ||
+		S_sentinel(tmp, s) != 0 ||
 		S_copy_own(tmp, s, "system.json", 1) != 0)
 		return -1;
 	return S_copy_own(tmp, s, "SHA256SUMS", 1);
@@ -160,7 +165,7 @@ int hg_site_results(const char *tmp, const hg_data *d, const hg_fig *const *rows
 	return rc;
 }
 
-int hg_site_catalog(const char *tmp, const hg_data *d)
+int hg_site_catalog(const char *tmp, const hg_data *d, const char *site)
 {
 	char *dir = hg_xprintf("%s/data/algorithms", tmp);
 	size_t i;
@@ -168,7 +173,14 @@ int hg_site_catalog(const char *tmp, const hg_data *d)
 	for (i = 0; i < d->nentries && rc == 0; i++) {
 		char *from = hg_xprintf("%s/algorithms/%s.json", d->data_dir, d->entries[i].id);
 		char *to = hg_xprintf("%s/%s.json", dir, d->entries[i].id);
-		rc = hg_site_copy(from, to);
+		char *had = site ? hg_xprintf("%s/data/algorithms/%s.json", site, d->entries[i].id) :
+			NULL;
+		struct stat a, b;
+		/* the site's copy is a link to the same file: nothing to do */
+		if (!had || stat(from, &a) != 0 || stat(had, &b) != 0 || a.st_ino != b.st_ino ||
+			a.st_dev != b.st_dev)
+			rc = hg_site_copy(from, to);
+		free(had);
 		free(from);
 		free(to);
 	}
@@ -203,4 +215,66 @@ int hg_imported_copy(const char *tmp, const hg_system *s)
 		free(to);
 	}
 	return rc;
+}
+
+static void S_upd(EVP_MD_CTX *ctx, const char *s)
+{
+	EVP_DigestUpdate(ctx, s ? s : "\1", s ? strlen(s) + 1 : 1);
+}
+
+void hg_span_digest(char out[65], const char *what, const char *global, const hg_system *s,
+	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const char *const *ids,
+	size_t nids)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char md[32];
+	unsigned int mdlen = 32;
+	size_t i;
+
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	S_upd(ctx, what);
+	S_upd(ctx, global);
+	S_upd(ctx, s->name);
+	S_upd(ctx, s->system_sha256);
+	for (i = 0; i < nids; i++)
+		S_upd(ctx, ids[i]);
+	for (i = 0; y && i < HG_NYARD * HG_NSIZES; i++) {
+		const hg_headline_fig *h = &y->at[i / HG_NSIZES][i % HG_NSIZES];
+		char num[512];
+		int len = snprintf(num, sizeof(num), "%a %a %d %d %a %a %a %a %a %a %d %llu\n", h->cpb,
+			h->cycles, h->mean, (int)h->iv.state, h->iv.low_cycles, h->iv.high_cycles,
+			h->iv.low_cpb, h->iv.high_cpb, h->iv.half_pct, h->iv.target_pct, h->disturbed,
+			h->bytes);
+		EVP_DigestUpdate(ctx, num, (size_t)len);
+	}
+	for (i = 0; i < n; i++) {
+		const hg_fig *f = rows[i];
+		char num[1024];
+		int len;
+		S_upd(ctx, f->system);
+		S_upd(ctx, f->algorithm);
+		S_upd(ctx, f->instance);
+		S_upd(ctx, f->implementation);
+		S_upd(ctx, f->status);
+		S_upd(ctx, f->kat);
+		S_upd(ctx, f->headline_estimator);
+		S_upd(ctx, f->supercop_path);
+		S_upd(ctx, f->compiler);
+		S_upd(ctx, f->unit);
+		len = snprintf(num, sizeof(num), "%llu %lld %d %a %a %a %a %a %a %d %a %a %a %a %a %a "
+			"%llu %zu %a %a %d %d %lld %lld %lld %lld %lld %lld %lld %lld %lld",
+			f->message_bytes, f->output_bytes, f->ok, f->mean_cycles, f->cycles_per_byte,
+			f->mean_ns, f->mb_per_s, f->headline_cycles, f->headline_cpb,
+			(int)f->headline_iv.state, f->headline_iv.low_cycles, f->headline_iv.high_cycles,
+			f->headline_iv.low_cpb, f->headline_iv.high_cpb, f->headline_iv.half_pct,
+			f->headline_iv.target_pct, f->calls, f->rounds, f->median_cycles, f->spread_pct,
+			f->unstable, f->disturbed, f->static_bytes, f->baseline_rss_kib, f->peak_rss_kib,
+			f->stack_bytes, f->heap_peak_bytes, f->heap_allocations, f->mmap_bytes,
+			f->text_bytes, f->data_bytes);
+		EVP_DigestUpdate(ctx, num, (size_t)len);
+	}
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	EVP_MD_CTX_free(ctx);
+	for (i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
 }

@@ -18,14 +18,31 @@
  * system.json and SHA256SUMS. */
 int hg_site_system(const char *tmp, const void *template, const hg_data *d, size_t k,
 	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *headlines,
-	const hg_fig *const *rows, size_t n, const hg_yardsticks *y);
+	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, int compare, int ebash);
+/* (compare 0: no comparison page; ebash 0: no eBASH-style table: a rebuild's are still right.)
+ * The digest of what a spanning output (what names it) of system s shows: the generator and
+ * templates (global), s, rows, the yardsticks y (NULL: none) and ids. */
+void hg_span_digest(char out[65], const char *what, const char *global, const hg_system *s,
+	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const char *const *ids,
+	size_t nids);
 /* results.csv and results.json: every figure of every system. */
 int hg_site_results(const char *tmp, const hg_data *d, const hg_fig *const *rows, size_t n);
 /* The originals of an imported system that no page copies (method.md, imported/…) under
  * <tmp>/data/<system>/, and the folder of its records' originals; nothing for other systems. */
 int hg_imported_copy(const char *tmp, const hg_system *s);
-/* The catalog under <tmp>/data/algorithms, so that the site's data/ renders it again. */
-int hg_site_catalog(const char *tmp, const hg_data *d);
+/* The catalog under <tmp>/data/algorithms, so that the site's data/ renders it again; an entry
+ * whose copy in site (a rebuild's previous site; NULL: none) links the same file is skipped. */
+int hg_site_catalog(const char *tmp, const hg_data *d, const char *site);
+
+/* ---- a rebuild put in place (site_commit.c) ---- */
+
+/* The files of stage (a rebuild's changes, laid out as the site) into site: each file replaces
+ * the site's unless it is the same (the same inode or bytes; an algorithm page's own files, those
+ * of <system>/<id>.* for an id of ids (sorted), always replace it), a page's evidence folders are
+ * swapped whole; then each of stale (relative to the site) not in stage is removed, and stage
+ * with it. A failure leaves the files not yet put in place as they were. */
+int hg_site_commit(const char *stage, const char *site, const char *const *ids, size_t nids,
+	char *const *stale, size_t nstale);
 
 /* ---- the algorithm pages (site_pages.c) ---- */
 
@@ -36,9 +53,10 @@ typedef struct {
 	const hg_data *d;
 	const hg_texts *tx;
 	const void *template;      /* the parsed skeleton (hg_template_load) */
-	const char *tmp;           /* the site being built */
-	const char *old;           /* the previous site to reuse pages from; NULL: none */
-	const char *cache_path;    /* the previous build's rebuild cache, read when old is set */
+	const char *tmp;           /* the site being built, or the folder of a rebuild's changes */
+	const char *site;          /* a rebuild in place: the previous site; NULL: a clean build */
+	const char *cache_in;      /* the previous build's cache folder; NULL: a clean build */
+	const char *cache_out;     /* where this build's cache entries go (may be cache_in) */
 	const char *global;        /* digest of the generator and the templates the pages use */
 	const char *const *ids;    /* every algorithm id, sorted */
 	size_t nids;
@@ -54,24 +72,28 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in);
 int hg_algpages_render(hg_algpages *ap, int jobs, FILE *warnings, size_t *nwarnings,
 	const hg_fig **headlines);
 size_t hg_algpages_count(const hg_algpages *ap);
+/* How many pages were rendered (the others left as the previous build made them). */
+size_t hg_algpages_rendered(const hg_algpages *ap);
 const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *ap, size_t k);
-/* The rows of system k's pages (every system's when k is (size_t)-1) in the order of the jobs:
- * system by system, algorithm by algorithm, each in page order. The caller frees the array. */
+/* The rows the spanning outputs read (hg_figs_spanning) of system k's pages (every system's when
+ * k is (size_t)-1) in the order of the jobs: system by system, algorithm by algorithm, each in
+ * page order. The caller frees the array. */
 const hg_fig **hg_algpages_rows(const hg_algpages *ap, size_t k, size_t *n);
-/* Move the reused pages and their evidence copies from the previous site into the new one
- * (undone when a move fails, so the previous site stays whole); move them back when the new
- * site could not be put in place. */
-int hg_algpages_move_reused(const hg_algpages *ap);
-void hg_algpages_move_back(const hg_algpages *ap);
-/* The rebuild cache of this build, written atomically to path, with the stat of each page as
- * it now lies in site (the folder the new site was put in place as). */
-int hg_algpages_save_cache(const hg_algpages *ap, const char *site, const char *path);
+/* Every row of system k's pages of the algorithms ids[first..last), in the same order, read
+ * back from this build's cache entries; free with hg_figs_free. */
+int hg_algpages_figs(const hg_algpages *ap, size_t k, size_t first, size_t last, hg_fig **out,
+	size_t *n);
+/* The files (relative to the site) a rebuild in place must remove: the charts of pages
+ * rendered again without one. */
+void hg_algpages_stale(const hg_algpages *ap, char ***v, size_t *n);
 void hg_algpages_free(hg_algpages *ap);
 
-/* ---- the rebuild cache (cache.c): per evidence file its stat and SHA-256, per algorithm page
- * the stat of the page the build left, the digest of everything it was rendered from and the
- * figures of its records (so that the comparison pages and downloads need not read unchanged
- * records again) ---- */
+/* ---- the rebuild cache (cache.c): a folder beside the site ("<out>.hashgen-cache"): per
+ * algorithm page a file "<system>/<id>" with the stat of the page the build left, the digest of
+ * everything it was rendered from, its evidence files' stat and SHA-256 and the figures of its
+ * records (so that the outputs that span the pages need not read unchanged records again), read
+ * one page at a time; and "meta", the digests of the build as a whole and of the outputs that
+ * span the pages ---- */
 
 typedef struct {
 	char *path;                /* "<system>/<relative path>" */
@@ -90,22 +112,32 @@ typedef struct {
 	long long page_mtime_ns;
 	hg_fig *figs;              /* the rows of its records (figures.c) */
 	size_t nfigs;
+	int all;                   /* 0: figs holds only the rows the spanning outputs read */
+	hg_cfile *files;           /* its evidence files, sorted by path */
+	size_t nfiles;
 } hg_cpage;
 
-typedef struct {
-	hg_cfile *files;           /* sorted by path */
-	size_t nfiles;
-	hg_cpage *pages;           /* sorted by system, id */
-	size_t npages;
-} hg_cache;
+/* The page's file in the cache folder dir, with all its rows or (all 0) only those the spanning
+ * outputs read: 0, or -1 when it is missing, of another version or damaged (*p is then empty:
+ * the page is built as in a clean build). */
+int hg_cache_page_load(hg_cpage *p, const char *dir, const char *system, const char *id,
+	int all);
+void hg_cpage_clear(hg_cpage *p);
+const hg_cfile *hg_cpage_file(const hg_cpage *p, const char *path);
+/* Write p (its files given apart, sorted by path) atomically into dir/<system>/, which exists. */
+int hg_cache_page_save(const char *dir, const hg_cpage *p, const hg_cfile *files, size_t nfiles);
 
-/* A missing or unreadable cache is an empty one: the build is then a clean build. */
-void hg_cache_load(hg_cache *c, const char *path);
-void hg_cache_clear(hg_cache *c);
-const hg_cfile *hg_cache_file(const hg_cache *c, const char *path);
-const hg_cpage *hg_cache_page(const hg_cache *c, const char *system, const char *id);
-/* Sorts the arrays and writes them atomically. */
-int hg_cache_save(const char *path, hg_cfile *files, size_t nfiles, hg_cpage *pages,
-	size_t npages);
+/* "meta": named values, one per line. */
+typedef struct {
+	char **names, **values;
+	size_t n;
+} hg_cmeta;
+
+/* 0, or -1 (*m empty) when missing or of another version. */
+int hg_cmeta_load(hg_cmeta *m, const char *dir);
+const char *hg_cmeta_get(const hg_cmeta *m, const char *name);
+void hg_cmeta_set(hg_cmeta *m, const char *name, const char *value);
+int hg_cmeta_save(const hg_cmeta *m, const char *dir);
+void hg_cmeta_clear(hg_cmeta *m);
 
 #endif

@@ -284,8 +284,8 @@ Test(cache, a_cache_of_another_format_version_is_ignored, .timeout = HBT_TIMEOUT
 	S_dirs d = S_dirs_new("cache-format");
 	S_snap s = S_start(&d, VERSION_1);
 
-	/* the version field of its first line, "hashgen-cache N", as an older hashgen wrote it */
-	hbt_replace(d.root, "site.hashgen-cache", "hashgen-cache ", "hashgen-cache 0");
+	/* the version field of its meta's first line, "hashgen-cache N", as an older hashgen wrote it */
+	hbt_replace(d.root, "site.hashgen-cache/meta", "hashgen-cache ", "hashgen-cache 0");
 	S_build(&d, d.data, d.site, VERSION_1);
 	S_expect_again(&s, d.site, S_every, "a cache of format version 0");
 	S_expect_clean(&d, d.site, d.data, VERSION_1);
@@ -315,7 +315,7 @@ Test(cache, a_cache_copied_from_another_site_gives_a_clean_build, .timeout = HBT
 	S_build(&d, other, other_site, VERSION_1);
 	/* this site's cache beside it, and this site's evidence rendered there: the cache describes
 	 * the evidence exactly, but not the pages beside it */
-	S_sh(hb_sprintf("cp '%s' '%s'", d.cache, other_cache));
+	S_sh(hb_sprintf("rm -rf '%s' && cp -r '%s' '%s'", other_cache, d.cache, other_cache));
 	S_build(&d, d.data, other_site, VERSION_1);
 	S_expect_clean(&d, other_site, d.data, VERSION_1);
 	S_snap_free(&s);
@@ -335,7 +335,7 @@ Test(cache, a_cache_from_before_the_evidence_changed_renders_the_changed_page_ag
 	S_snap s = S_start(&d, VERSION_1);
 
 	/* the cache of this site, kept; then the evidence changes and the site follows it */
-	S_sh(hb_sprintf("cp '%s' '%s'", d.cache, saved));
+	S_sh(hb_sprintf("cp -r '%s' '%s'", d.cache, saved));
 	cr_assert_eq(hg_read_file(&original, &len, record), 0, "%s", hg_error_last());
 	hbt_replace(d.data, RECORD, "\"peak_rss_kib\": 1472", "\"peak_rss_kib\": 1479");
 	S_build(&d, d.data, d.site, VERSION_1);
@@ -345,7 +345,7 @@ Test(cache, a_cache_from_before_the_evidence_changed_renders_the_changed_page_ag
 	/* the evidence back as it was, and the kept cache with it: it describes the evidence but
 	 * not the page the site now has */
 	hbt_write(record, original, len);
-	S_sh(hb_sprintf("cp '%s' '%s'", saved, d.cache));
+	S_sh(hb_sprintf("rm -rf '%s' && cp -r '%s' '%s'", d.cache, saved, d.cache));
 	S_build(&d, d.data, d.site, VERSION_1);
 	S_expect_again(&s, d.site, S_changed_page, "the record and a cache of before restored");
 	cr_assert_eq(hg_read_file(&edited, &len, page), 0, "%s", hg_error_last());

@@ -1,0 +1,122 @@
+/* figtable.c — the few rows of a page that the outputs spanning the field read (the comparison
+ * page, the eBASH-style table, the index's headlines), copied into one small block, so that a
+ * build holds them for every page without holding every page's figures. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "figures.h"
+
+/* The message sizes the spanning outputs show: the comparison page's 32 and 65536 B, and eBASH's
+ * reporting lengths. */
+static const unsigned long long S_sizes[] = { 8, 32, 64, 576, 1536, 4096, 65536 };
+
+static int S_passed(const hg_fig *f)
+{
+	return f->ok && (!f->kat || strcmp(f->kat, "PASS") == 0);
+}
+
+/* Is figs[i] kept: its library's first row, a row at a size shown, or its library's longest row
+ * or longest row that passed (eBASH's fastest is chosen at the longest length that passed)? */
+static int S_kept(const hg_fig *figs, size_t n, size_t i)
+{
+	size_t k, longest = i, passed = (size_t)-1;
+	if (i == 0 || !hg_same_lib(&figs[i - 1], &figs[i]))
+		return 1;
+	for (k = 0; k < sizeof(S_sizes) / sizeof(S_sizes[0]); k++)
+		if (figs[i].message_bytes == S_sizes[k])
+			return 1;
+	for (k = 0; k < n; k++) {
+		if (!hg_same_lib(&figs[k], &figs[i]))
+			continue;
+		if (figs[k].message_bytes > figs[longest].message_bytes)
+			longest = k;
+		if (S_passed(&figs[k]) && (passed == (size_t)-1 ||
+				figs[k].message_bytes > figs[passed].message_bytes))
+			passed = k;
+	}
+	return longest == i || passed == i;
+}
+
+/* The strings of a kept row: the same text as the row before shares its copy. */
+#define S_NSTR 9
+static char **S_strs(hg_fig *f, char *v[S_NSTR])
+{
+	v[0] = f->system;
+	v[1] = f->algorithm;
+	v[2] = f->instance;
+	v[3] = f->implementation;
+	v[4] = f->status;
+	v[5] = f->kat;
+	v[6] = f->headline_estimator;
+	v[7] = f->supercop_path;
+	v[8] = f->compiler;
+	return v;
+}
+
+static void S_set_strs(hg_fig *f, char *const v[S_NSTR])
+{
+	f->system = v[0];
+	f->algorithm = v[1];
+	f->instance = v[2];
+	f->implementation = v[3];
+	f->status = v[4];
+	f->kat = v[5];
+	f->headline_estimator = v[6];
+	f->supercop_path = v[7];
+	f->compiler = v[8];
+}
+
+void hg_figs_spanning_mask(const hg_fig *figs, size_t n, char *keep)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		keep[i] = (char)S_kept(figs, n, i);
+}
+
+hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout)
+{
+	size_t i, k, m = 0, bytes = 0;
+	char *keep = calloc(n + 1, 1), *at;
+	char *v[S_NSTR], *prev[S_NSTR] = { NULL };
+	hg_fig *out;
+
+	hg_figs_spanning_mask(figs, n, keep);
+	for (i = 0; i < n; i++)
+		if (keep[i]) {
+			m++;
+			S_strs((hg_fig *)&figs[i], v);
+			for (k = 0; k < S_NSTR; k++)
+				if (v[k] && (!i || !prev[k] || strcmp(prev[k], v[k]) != 0))
+					bytes += strlen(v[k]) + 1;
+			memcpy(prev, v, sizeof(v));
+		}
+	out = malloc((m + 1) * sizeof(hg_fig) + bytes);
+	at = (char *)(out + m + 1);
+	memset(prev, 0, sizeof(prev));
+	for (i = 0, m = 0; i < n; i++) {
+		char *copy[S_NSTR];
+		if (!keep[i])
+			continue;
+		out[m] = figs[i];
+		out[m].record = NULL; /* the downloads' alone */
+		S_strs(&out[m], v);
+		for (k = 0; k < S_NSTR; k++) {
+			if (!v[k]) {
+				copy[k] = NULL;
+			} else if (prev[k] && strcmp(prev[k], v[k]) == 0) {
+				copy[k] = prev[k];
+			} else {
+				size_t len = strlen(v[k]) + 1;
+				copy[k] = memcpy(at, v[k], len);
+				at += len;
+			}
+		}
+		S_set_strs(&out[m], copy);
+		memcpy(prev, copy, sizeof(copy));
+		m++;
+	}
+	free(keep);
+	*nout = m;
+	return out;
+}
