@@ -212,7 +212,7 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 			hg_add_cell(a, row, "—", 1);
 	}
 	hg_marks_legend(a, body, used, s->spread_limit_pct, NULL);
-	hg_add_downloads(a, body, "the record each comes from, its SUPERCOP path and compiler "
+	hg_add_downloads(a, body, s, "the record each comes from, its SUPERCOP path and compiler "
 		"setting, and its SHA-256");
 	free(prims);
 	free(longs);

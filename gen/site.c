@@ -1,7 +1,7 @@
 /* site.c — the site's conductor: hg_site_build reads the evidence and the templates, then runs the
  * steps that write the site into a new folder beside --out (the algorithm pages; each system's
- * pages and the index, with the downloads beside them; the stylesheet and the sitemap) and puts
- * it in place of --out only when every step succeeded, the rebuild cache last. */
+ * pages and the index, with the downloads in parts beside them; the stylesheet and the sitemap)
+ * and puts it in place of --out only when every step succeeded, the rebuild cache last. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <pthread.h>
@@ -287,15 +287,55 @@ static int S_index(S_build *b)
 	return rc;
 }
 
-/* results.csv and results.json, and the catalog beside the evidence copies; run by a thread of
- * its own beside the system pages (S_spanning), its failure kept in b->downloads_error. */
+/* System k's downloads, part by part, from its rows (an algorithm's rows consecutive, the
+ * algorithms in the system's order), each part's entry appended to parts. */
+static int S_system_results(S_build *b, size_t k, hg_part_info *parts, size_t *nparts)
+{
+	const hg_system *s = &b->d->systems[k];
+	size_t nrows, at = 0, p, np = hg_parts_count(s);
+	const hg_fig **rows = hg_algpages_rows(b->ap, k, &nrows);
+	int rc = 0;
+
+	for (p = 1; p <= np && rc == 0; p++) {
+		const char *first, *last;
+		size_t from = at;
+		if (hg_part_range(s, p, &first, &last))
+			while (at < nrows && strcmp(rows[at]->algorithm, last) <= 0)
+				at++;
+		rc = hg_site_results_part(b->tmp, b->d, k, p, first, last,
+			(const hg_fig *const *)rows + from, at - from, &parts[*nparts]);
+		if (rc == 0)
+			(*nparts)++;
+	}
+	if (rc == 0 && at != nrows)
+		rc = hg_error_set("%s: downloads: the rows of %s are not in the order of the system's "
+			"algorithms", s->name, rows[at]->algorithm);
+	free(rows);
+	return rc;
+}
+
+/* The downloads (every system's parts and their index) and the catalog beside the evidence
+ * copies; run by a thread of its own beside the system pages (S_spanning), its failure kept in
+ * b->downloads_error. */
 static void *S_downloads(void *arg)
 {
 	S_build *b = arg;
-	size_t nrows;
-	const hg_fig **rows = hg_algpages_rows(b->ap, (size_t)-1, &nrows);
-	int rc = hg_site_results(b->tmp, b->d, rows, nrows);
-	free(rows);
+	size_t k, total = 0, nparts = 0, i;
+	hg_part_info *parts;
+	int rc = 0;
+
+	for (k = 0; k < b->d->nsystems; k++)
+		total += hg_parts_count(&b->d->systems[k]);
+	parts = calloc(total + 1, sizeof(*parts));
+	if (!parts)
+		rc = hg_error_set("out of memory");
+	for (k = 0; k < b->d->nsystems && rc == 0; k++)
+		rc = S_system_results(b, k, parts, &nparts);
+	if (rc == 0)
+		rc = hg_site_results_index(b->tmp, parts, nparts);
+	for (i = 0; i < nparts; i++)
+		hg_part_info_clear(&parts[i]);
+	free(parts);
 	if (rc != 0 || hg_site_catalog(b->tmp, b->d) != 0)
 		b->downloads_error = hg_xstrdup(hg_error_last());
 	hg_gztwin_release();

@@ -132,8 +132,9 @@ static void S_scan_free(S_scanned *sc, size_t n)
 	free(sc);
 }
 
-/* The page's digest: generator and templates, system.json, catalog entry, the systems that
- * list the algorithm (breadcrumb), every file with its SHA-256 and every SHA256SUMS line. */
+/* The page's digest: generator and templates, system.json, catalog entry, the part of the
+ * downloads it links to, the systems that list the algorithm (breadcrumb), every file with its
+ * SHA-256 and every SHA256SUMS line. */
 static void S_key(char out[65], const hg_algpages *c, const hg_system *s, const char *id,
 	const hg_evfile *files, size_t n)
 {
@@ -150,6 +151,13 @@ static void S_key(char out[65], const hg_algpages *c, const hg_system *s, const 
 	EVP_DigestUpdate(ctx, s->name, strlen(s->name) + 1);
 	EVP_DigestUpdate(ctx, s->system_sha256, 64);
 	EVP_DigestUpdate(ctx, e ? e->sha256 : "-", e ? 64 : 1);
+	{
+		/* the part of the system's downloads the page links to: it moves when an algorithm
+		 * before it comes or goes */
+		char part[32];
+		int len = snprintf(part, sizeof(part), "%zu", hg_part_of(s, id));
+		EVP_DigestUpdate(ctx, part, (size_t)len + 1);
+	}
 	{
 		/* the yardstick table: the baselines' figures on this system */
 		const hg_yardsticks *y = &c->yards[(size_t)(s - c->d->systems)];

@@ -1,8 +1,9 @@
 /* sitewide.h — the steps of a site's build: the outputs that span its pages (sitewide.c): each
- * system's comparison page, the downloads of every figure, the catalog beside the evidence, the
- * machine-speed trace and an imported system's originals; and the rebuild cache (cache.c): what
- * the previous build knew, kept beside the site ("<out>.hashgen-cache"), never in it, so a
- * rebuild reuses unchanged pages and stays byte-identical to a clean build. */
+ * system's comparison page, the catalog beside the evidence, the machine-speed trace and an
+ * imported system's originals; the downloads of every figure, in parts with their index
+ * (downloads_parts.c); and the rebuild cache (cache.c): what the previous build knew, kept
+ * beside the site ("<out>.hashgen-cache"), never in it, so a rebuild reuses unchanged pages and
+ * stays byte-identical to a clean build. */
 #ifndef HG_SITEWIDE_H
 #define HG_SITEWIDE_H
 
@@ -19,13 +20,40 @@
 int hg_site_system(const char *tmp, const void *template, const hg_data *d, size_t k,
 	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *headlines,
 	const hg_fig *const *rows, size_t n, const hg_yardsticks *y);
-/* results.csv and results.json: every figure of every system. */
-int hg_site_results(const char *tmp, const hg_data *d, const hg_fig *const *rows, size_t n);
 /* The originals of an imported system that no page copies (method.md, imported/…) under
  * <tmp>/data/<system>/, and the folder of its records' originals; nothing for other systems. */
 int hg_imported_copy(const char *tmp, const hg_system *s);
 /* The catalog under <tmp>/data/algorithms, so that the site's data/ renders it again. */
 int hg_site_catalog(const char *tmp, const hg_data *d);
+
+/* ---- the downloads (downloads_parts.c): every figure of a system, in parts of
+ * HG_PART_ALGORITHMS of its algorithms (partition.c), and the field index of every part ---- */
+
+/* What the index says of one part. The strings are its own (hg_part_info_clear). */
+typedef struct {
+	char *system;
+	size_t part;                /* numbered from 1 */
+	char *first_id, *last_id;   /* its first and last algorithm; NULL when it holds none */
+	size_t algorithms;          /* how many of the system's algorithms lie in that range */
+	size_t figures;             /* its rows */
+	char *csv, *json;           /* relative to the site's root: "x86_1/results-001.csv" */
+	hg_filesum csv_sum, json_sum; /* their size and SHA-256 (of the file, not its .gz twin) */
+} hg_part_info;
+
+/* Part `part` of system `system` of d: <tmp>/<system>/results-<NNN>.csv and .json (the columns
+ * and the schema hashbench.results/1 of the whole field's, systems holding this system alone,
+ * described), each with its .gz twin, from rows (n of them: the figures of the algorithms
+ * first_id … last_id, in page order; both NULL and no rows for a system without algorithms).
+ * *out is filled, the sizes and SHA-256 computed as the files are written; on failure it is
+ * left empty. A row of another system or algorithm is an error. */
+int hg_site_results_part(const char *tmp, const hg_data *d, size_t system, size_t part,
+	const char *first_id, const char *last_id, const hg_fig *const *rows, size_t n,
+	hg_part_info *out);
+/* <tmp>/results-index.json (hashbench.results-index/1) and results-index.csv, each with its .gz
+ * twin: one entry per part, in the order given (system by system, part by part). */
+int hg_site_results_index(const char *tmp, const hg_part_info *parts, size_t nparts);
+void hg_part_info_clear(hg_part_info *p);
+
 
 /* ---- the algorithm pages (site_pages.c) ---- */
 
