@@ -1,5 +1,6 @@
 /* check.c — hashgen --check: render the site afresh into a temporary folder, compare it with --out
- * byte for byte, and verify the evidence copies of --out against their own SHA256SUMS. */
+ * byte for byte, and verify the evidence copies of --out against their own SHA256SUMS and the
+ * parts of its downloads against their index. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -420,6 +421,82 @@ out:
 	free(sums_rel);
 }
 
+/* ---- the downloads' index: each part it lists, with its size and SHA-256 ---- */
+
+#define S_INDEX "results-index.json"
+
+/* The file part[key] names must be there, regular, of part[key_bytes] bytes and SHA-256
+ * part[key_sha256]. */
+static void S_verify_part(S_report *r, const S_tree *got, const char *out_dir, json_t *part,
+	size_t i, const char *key)
+{
+	char *bytes_key = hg_xprintf("%s_bytes", key), *sha_key = hg_xprintf("%s_sha256", key);
+	const char *rel = json_string_value(json_object_get(part, key));
+	const char *sha = json_string_value(json_object_get(part, sha_key));
+	json_t *bytes = json_object_get(part, bytes_key);
+	const S_entry *e;
+
+	if (!rel || !hg_sums_path_ok(rel) || !sha || strlen(sha) != 64 ||
+		strspn(sha, "0123456789abcdef") != 64 || !json_is_integer(bytes)) {
+		S_add(r, S_INDEX, ": parts[%zu]: expected %s (a path inside the site), %s and %s", i,
+			key, bytes_key, sha_key);
+	} else if (!(e = S_find(got, rel))) {
+		S_add(r, rel, " is listed in " S_INDEX " but missing");
+	} else if (!S_ISREG(e->mode)) {
+		S_add(r, rel, " does not match " S_INDEX ": not a regular file");
+	} else if ((long long)e->size != (long long)json_integer_value(bytes)) {
+		S_add(r, rel, " does not match " S_INDEX ": %lld bytes, not %lld", (long long)e->size,
+			(long long)json_integer_value(bytes));
+	} else {
+		char *full = S_join(out_dir, rel), *data, hex[65];
+		size_t len;
+		if (hg_read_file(&data, &len, full) != 0) {
+			S_add(r, rel, " cannot be read: %s", strerror(errno));
+		} else {
+			hg_sha256_hex(hex, data, len);
+			if (strcmp(hex, sha) != 0)
+				S_add(r, rel, " does not match " S_INDEX ": its SHA-256 differs");
+			free(data);
+		}
+		free(full);
+	}
+	free(bytes_key);
+	free(sha_key);
+}
+
+/* Every part results-index.json lists must be the file it describes; a missing or differing
+ * index is the comparison's to report. */
+static void S_verify_index(S_report *r, const S_tree *got, const char *out_dir)
+{
+	const S_entry *e = S_find(got, S_INDEX);
+	char *path;
+	json_t *root, *parts, *part;
+	json_error_t err;
+	size_t i;
+
+	if (!e || !S_ISREG(e->mode))
+		return;
+	path = S_join(out_dir, S_INDEX);
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+	free(path);
+	parts = json_object_get(root, "parts");
+	if (!root) {
+		char *shown = S_printable(err.text);
+		S_add(r, S_INDEX, ":%d: %s", err.line, shown);
+		free(shown);
+	} else if (!json_is_array(parts) || !json_is_string(json_object_get(root, "schema")) ||
+		strcmp(json_string_value(json_object_get(root, "schema")),
+			"hashbench.results-index/1") != 0) {
+		S_add(r, S_INDEX, ": not a hashbench.results-index/1 index with its parts");
+	} else {
+		json_array_foreach(parts, i, part) {
+			S_verify_part(r, got, out_dir, part, i, "csv");
+			S_verify_part(r, got, out_dir, part, i, "json");
+		}
+	}
+	json_decref(root);
+}
+
 /* ---- the check ---- */
 
 /* Where the fresh render goes: $TMPDIR or /tmp, never inside the site being checked. */
@@ -491,6 +568,7 @@ int hg_site_check(size_t *out, const hg_site_opts *o, FILE *report)
 			S_ISDIR(got.v[i].mode))
 			S_verify_system(&r, &got, o->out_dir, i);
 	}
+	S_verify_index(&r, &got, o->out_dir);
 	if (r.n > 1)
 		qsort(r.v, r.n, sizeof(S_problem), S_problem_cmp);
 	for (i = 0; i < r.n; i++) {

@@ -441,7 +441,7 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		"figures were taken: "));
 	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
 	hg_add_text(a, para, ".");
-	hg_add_downloads(a, body, "the record each comes from and its SHA-256");
+	hg_add_downloads(a, body, s, "the record each comes from and its SHA-256");
 	S_supercop_note(a, body, libs, nlibs);
 	if (!nlibs) {
 		para = hg_add(a, body, HG_PARA);

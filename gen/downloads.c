@@ -13,7 +13,7 @@
 
 #include "render.h"
 
-static const char *const S_columns[] = { "system", "algorithm", "instance", "implementation",
+const char *const hg_results_columns[] = { "system", "algorithm", "instance", "implementation",
 	"message_bytes", "status", "kat", "mean_cycles", "cycles_per_byte", "mean_ns", "mb_per_s",
 	"calls", "rounds", "headline_cycles_per_byte", "headline_low_cycles_per_byte",
 	"headline_high_cycles_per_byte", "headline_interval", "headline_estimator", "median_cycles",
@@ -26,15 +26,21 @@ static const char *const S_columns[] = { "system", "algorithm", "instance", "imp
  * without the noise digits of a blind %.17g. */
 static void S_num(char *b, size_t n, double v)
 {
-	int p;
-	for (p = 15; p <= 17; p++) {
-		snprintf(b, n, "%.*g", p, v);
-		if (strtod(b, NULL) == v)
-			return;
+	/* a precision that reads back makes every larger one read back too: two tries, not three */
+	snprintf(b, n, "%.16g", v);
+	if (strtod(b, NULL) != v) {
+		snprintf(b, n, "%.17g", v);
+		return;
+	}
+	{
+		char c[64];
+		snprintf(c, sizeof(c), "%.15g", v);
+		if (strtod(c, NULL) == v)
+			snprintf(b, n, "%s", c);
 	}
 }
 
-static void S_csv_field(FILE *f, const char *s)
+void hg_csv_field(FILE *f, const char *s)
 {
 	if (!s)
 		return;
@@ -53,7 +59,7 @@ static void S_csv_field(FILE *f, const char *s)
 
 /* One row's values as text; NULL where the figure does not exist (CSV: empty, JSON: null).
  * kinds[i]: 's' string, 'n' number, 'b' boolean. */
-#define S_NCOLUMNS (sizeof(S_columns) / sizeof(S_columns[0]) - 1)
+#define S_NCOLUMNS (sizeof(hg_results_columns) / sizeof(hg_results_columns[0]) - 1)
 typedef struct {
 	char buf[S_NCOLUMNS][64];
 	const char *v[S_NCOLUMNS];
@@ -129,15 +135,15 @@ void hg_results_csv_to(FILE *f, const hg_fig *const *rows, size_t n)
 	size_t i, k;
 	S_row r;
 
-	for (k = 0; S_columns[k]; k++)
-		fprintf(f, "%s%s", k ? "," : "", S_columns[k]);
+	for (k = 0; hg_results_columns[k]; k++)
+		fprintf(f, "%s%s", k ? "," : "", hg_results_columns[k]);
 	fputs("\r\n", f);
 	for (i = 0; i < n; i++) {
 		S_row_of(&r, rows[i]);
-		for (k = 0; S_columns[k]; k++) {
+		for (k = 0; hg_results_columns[k]; k++) {
 			if (k)
 				fputc(',', f);
-			S_csv_field(f, r.v[k]);
+			hg_csv_field(f, r.v[k]);
 		}
 		fputs("\r\n", f);
 	}
@@ -184,8 +190,8 @@ static void S_json_rows(FILE *f, const hg_fig *const *rows, size_t n)
 	for (i = 0; i < n; i++) {
 		S_row_of(&r, rows[i]);
 		fputs(i ? ",\n  {" : "\n  {", f);
-		for (k = 0; S_columns[k]; k++) {
-			fprintf(f, "%s\"%s\": ", k ? ", " : "", S_columns[k]);
+		for (k = 0; hg_results_columns[k]; k++) {
+			fprintf(f, "%s\"%s\": ", k ? ", " : "", hg_results_columns[k]);
 			if (!r.v[k])
 				fputs("null", f);
 			else if (r.kind[k] == 's')
@@ -204,8 +210,8 @@ int hg_results_json_to(FILE *f, const hg_system *const *systems, size_t nsys, in
 	size_t i;
 
 	fputs("{\"schema\": \"hashbench.results/1\",\n\"columns\": [", f);
-	for (i = 0; S_columns[i]; i++)
-		fprintf(f, "%s\"%s\"", i ? ", " : "", S_columns[i]);
+	for (i = 0; hg_results_columns[i]; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : "", hg_results_columns[i]);
 	fputs("],\n\"systems\": [", f);
 	for (i = 0; i < nsys; i++) {
 		const hg_system *s = systems[i];

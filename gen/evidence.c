@@ -209,15 +209,21 @@ static int S_algorithms(hg_system *s, const char *root_real)
 	free(sub);
 	if (rc != 0)
 		goto out;
-	for (k = 0; k < nmore; k++) {
-		int dup = 0;
-		for (i = 0; i < nids && !dup; i++)
-			dup = strcmp(ids[i], more[k]) == 0;
-		if (!dup)
-			hg_strv_push(&ids, &nids, hg_xstrdup(more[k]));
-	}
+	for (k = 0; k < nmore; k++)
+		hg_strv_push(&ids, &nids, hg_xstrdup(more[k]));
 	if (nids)
 		qsort(ids, nids, sizeof(char *), hg_cmp_str);
+	/* each once: sorted, a folder in both records/ and kat/ is two neighbours */
+	for (i = 0, k = 0; i < nids; i++) {
+		if (k && strcmp(ids[k - 1], ids[i]) == 0)
+			free(ids[i]);
+		else
+			ids[k++] = ids[i];
+	}
+	nids = k;
+	if (ids)
+		ids[nids] = NULL;
+	s->nalgorithms = nids;
 	s->algorithms = ids ? ids : calloc(1, sizeof(char *));
 	ids = NULL;
 	rc = 0;
@@ -355,6 +361,11 @@ static void S_system_clear(hg_system *s)
 	free(s->sums);
 }
 
+static int S_cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const hg_entry *)a)->id, ((const hg_entry *)b)->id);
+}
+
 int hg_data_load(hg_data **out, const char *data_dir)
 {
 	hg_data *d = calloc(1, sizeof(*d));
@@ -390,6 +401,9 @@ int hg_data_load(hg_data **out, const char *data_dir)
 	hg_strv_free(names);
 	names = NULL;
 	n = 0;
+	/* by id, as hg_data_entry looks them up ("a-b.json" lists before "a.json") */
+	if (rc == 0 && d->nentries)
+		qsort(d->entries, d->nentries, sizeof(hg_entry), S_cmp_entry);
 	if (rc == 0)
 		rc = hg_ev_list(&names, &n, data_dir, 'd', root_real);
 	if (rc == 0) {
@@ -434,19 +448,27 @@ void hg_data_free(hg_data *d)
 
 const hg_entry *hg_data_entry(const hg_data *d, const char *id)
 {
-	size_t i;
-	for (i = 0; i < d->nentries; i++)
-		if (strcmp(d->entries[i].id, id) == 0)
-			return &d->entries[i];
-	return NULL;
+	hg_entry key;
+	key.id = (char *)id;
+	return d->nentries ? bsearch(&key, d->entries, d->nentries, sizeof(hg_entry), S_cmp_entry) :
+		NULL;
 }
 
 int hg_system_has(const hg_system *s, const char *id)
 {
-	size_t i;
-	for (i = 0; s->algorithms[i]; i++)
-		if (strcmp(s->algorithms[i], id) == 0)
+	size_t lo = 0, hi = s->nalgorithms, mid;
+	/* the list is sorted (hg_data_load): a binary search, so that a large field stays linear */
+	while (lo < hi) {
+		int c;
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(s->algorithms[mid], id);
+		if (c == 0)
 			return 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return 0;
 }
 

@@ -155,6 +155,7 @@ typedef struct {
 	hg_sum *sums;          /* sorted by path */
 	size_t nsums;
 	char **algorithms;     /* ids with evidence on this system, sorted, NULL-terminated */
+	size_t nalgorithms;
 	char system_sha256[65];
 	struct hg_sentinel *sentinel; /* sentinel.json and campaign.sentinel; NULL: not traced */
 	struct hg_import *imported; /* measured by another tool and imported; NULL: by hashbench */

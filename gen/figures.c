@@ -332,7 +332,7 @@ void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f)
 }
 
 /* The interval of a headline per byte, or its point when it has none. */
-static void S_bounds(const hg_headline_fig *h, double *lo, double *hi)
+void hg_headline_bounds(const hg_headline_fig *h, double *lo, double *hi)
 {
 	*lo = h->iv.state != HG_IV_NONE ? h->iv.low_cpb : h->cpb;
 	*hi = h->iv.state != HG_IV_NONE ? h->iv.high_cpb : h->cpb;
@@ -343,16 +343,16 @@ int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b)
 	double alo, ahi, blo, bhi;
 	if (a->iv.state == HG_IV_NONE && b->iv.state == HG_IV_NONE)
 		return 0;
-	S_bounds(a, &alo, &ahi);
-	S_bounds(b, &blo, &bhi);
+	hg_headline_bounds(a, &alo, &ahi);
+	hg_headline_bounds(b, &blo, &bhi);
 	return alo <= bhi && blo <= ahi;
 }
 
 int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b)
 {
 	double alo, ahi, blo, bhi;
-	S_bounds(a, &alo, &ahi);
-	S_bounds(b, &blo, &bhi);
+	hg_headline_bounds(a, &alo, &ahi);
+	hg_headline_bounds(b, &blo, &bhi);
 	return ahi < blo;
 }
 

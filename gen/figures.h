@@ -1,11 +1,27 @@
 /* figures.h — the figures as data (figures.c): every timed record as one row of raw figures, the
  * derived figures and spread of a record, the headline figure with the mean as its fallback, the
- * records in page order and each system's yardsticks. Computed from the evidence; nothing here
- * knows a page. */
+ * records in page order and each system's yardsticks; and the parts a system's downloads come in
+ * (partition.c). Computed from the evidence; nothing here knows a page. */
 #ifndef HG_FIGURES_H
 #define HG_FIGURES_H
 
 #include "evidence.h"
+
+/* ---- the parts the downloads of a system come in (partition.c) ---- */
+
+/* A system's algorithms (s->algorithms, in that order) are cut into parts of this many; part p
+ * (from 1) holds the p-th hundred. A system without algorithms has one part, holding none. */
+#define HG_PART_ALGORITHMS 100
+
+size_t hg_parts_count(const hg_system *s);
+/* How many algorithms part p holds, *first and *last its first and last id (borrowed from s;
+ * NULL when it holds none). */
+size_t hg_part_range(const hg_system *s, size_t part, const char **first, const char **last);
+/* The part that holds algorithm id; 0 when s has no evidence of it. */
+size_t hg_part_of(const hg_system *s, const char *id);
+/* "results-001": the name (without .csv or .json) of part p's files in its system's folder,
+ * zero-padded to three digits, more when needed; buf of at least 32 bytes. */
+char *hg_part_name(char *buf, size_t n, size_t part);
 
 /* ---- the figures of every timed record (figures.c) ---- */
 
@@ -109,6 +125,8 @@ void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f);
 int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b);
 /* Is a faster than b beyond noise: a's interval (or point) wholly below b's? */
 int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b);
+/* The low and high ends of a headline's interval per byte (the figure itself when it has none). */
+void hg_headline_bounds(const hg_headline_fig *h, double *lo, double *hi);
 /* The headline of the first of recs that is like's instance and implementation at bytes and
  * measured; -1 when there is none (out->cpb is then -1). */
 int hg_records_headline_at(hg_headline_fig *out, hg_record *const *recs, size_t n,

@@ -104,22 +104,59 @@ hg_lib *hg_libs_of(const hg_fig *const *rows, size_t n, size_t *nlibs)
 	return libs;
 }
 
+static int S_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* How many of the n sorted values are below v. */
+static size_t S_below(const double *v, size_t n, double x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void hg_ranks(size_t *rank, const hg_fig *const *figs, size_t n)
 {
-	hg_headline_fig *h = calloc(n + 1, sizeof(*h));
-	size_t i, k;
+	/* k is faster than i beyond noise when k's high end lies below i's low end: the high ends
+	 * sorted, each rank is a binary search, so that a large field stays n log n */
+	double *his = calloc(n + 1, sizeof(double));
+	size_t i, m = 0;
 
-	if (!h) {
+	if (!his) {
 		fprintf(stderr, "hashgen: out of memory\n");
 		exit(1);
 	}
-	for (i = 0; i < n; i++)
-		if (figs[i])
-			hg_headline_of_fig(&h[i], figs[i]);
 	for (i = 0; i < n; i++) {
-		rank[i] = figs[i] ? 1 : 0;
-		for (k = 0; figs[i] && k < n; k++)
-			rank[i] += figs[k] && k != i && hg_faster_beyond_noise(&h[k], &h[i]);
+		hg_headline_fig h;
+		double lo, hi;
+		if (!figs[i])
+			continue;
+		hg_headline_of_fig(&h, figs[i]);
+		hg_headline_bounds(&h, &lo, &hi);
+		if (hi == hi) /* not NaN: a NaN is below nothing */
+			his[m++] = hi;
 	}
-	free(h);
+	qsort(his, m, sizeof(double), S_cmp_double);
+	for (i = 0; i < n; i++) {
+		hg_headline_fig h;
+		double lo, hi;
+		if (!figs[i]) {
+			rank[i] = 0;
+			continue;
+		}
+		hg_headline_of_fig(&h, figs[i]);
+		hg_headline_bounds(&h, &lo, &hi);
+		/* a figure is never faster than itself, even with its ends the wrong way round */
+		rank[i] = 1 + S_below(his, m, lo) - (hi < lo ? 1 : 0);
+	}
+	free(his);
 }

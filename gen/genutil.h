@@ -28,6 +28,14 @@ void hg_gztwin_release(void);
  * failed, the error naming the file. */
 FILE *hg_gztwin_open(const char *path);
 int hg_gztwin_close(FILE *f);
+/* The size and SHA-256 of a file (not of its twin). */
+typedef struct {
+	unsigned long long bytes;
+	char sha256[65];
+} hg_filesum;
+/* hg_gztwin_open, and when hg_gztwin_close returns 0, *sum (which must live until then) holds
+ * the size and SHA-256 of path, computed from the bytes as they were written, not read back. */
+FILE *hg_gztwin_open_sum(const char *path, hg_filesum *sum);
 int hg_mkdirs(const char *path);
 void hg_sha256_hex(char out[65], const void *data, size_t len);
 int hg_rm_rf(const char *path);

@@ -33,7 +33,8 @@ int hg_site_build(hg_site_stats *out, const hg_site_opts *o);
 
 /* Render the site of o (data_dir, templates_dir, generator, base_url...) into a temporary folder
  * and compare it with o->out_dir byte for byte, then verify every evidence copy under
- * o->out_dir/data/<system>/ against that folder's SHA256SUMS. Writes one line per problem to
+ * o->out_dir/data/<system>/ against that folder's SHA256SUMS and every part of the downloads
+ * against results-index.json (its size and SHA-256). Writes one line per problem to
  * report, sorted by path ("hashgen: site/x86_1/sha2.html differs"), or one line saying the site
  * matches; *out gets the number of problems. o->out_dir is never modified and the temporary
  * folder is always removed. 0 when the check ran, whatever it found; -1 when it could not. */

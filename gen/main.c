@@ -19,8 +19,9 @@ static const char S_usage[] =
 	"  --jobs N         worker threads (default: one per CPU)\n"
 	"  --base-url URL   the site's public address, for absolute URLs in sitemap.xml\n"
 	"  --check          change nothing: render the site afresh and compare it with --out byte for\n"
-	"                   byte, and check --out's evidence copies against their SHA256SUMS; a line\n"
-	"                   per problem on stdout, exit 0 when the site matches, 1 when not\n";
+	"                   byte, check --out's evidence copies against their SHA256SUMS and its\n"
+	"                   downloads against results-index.json; a line per problem on stdout,\n"
+	"                   exit 0 when the site matches, 1 when not\n";
 
 int main(int argc, char **argv)
 {

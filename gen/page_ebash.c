@@ -135,16 +135,6 @@ static int S_row(hg_arena *a, hg_node *t, const S_prim *p, size_t rank,
 	return used;
 }
 
-/* Is algorithm id among the rows? */
-static int S_has_rows(const hg_fig *const *rows, size_t n, const char *id)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		if (strcmp(rows[i]->algorithm, id) == 0)
-			return 1;
-	return 0;
-}
-
 static void S_intro(hg_arena *a, hg_node *body, const hg_system *s)
 {
 	hg_node *para = hg_add(a, body, HG_PARA);
@@ -176,7 +166,7 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
 	hg_node *body = p->body, *t;
-	size_t nprims, i;
+	size_t nprims, i, at;
 	S_prim *prims = S_prims(rows, n, &nprims);
 	const hg_fig **longs = calloc(nprims + 1, sizeof(*longs));
 	size_t *rank = calloc(nprims + 1, sizeof(*rank));
@@ -198,10 +188,13 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	hg_ranks(rank, longs, nprims);
 	for (i = 0; i < nprims; i++)
 		used |= S_row(a, t, &prims[i], rank[i], rows);
-	for (i = 0; i < nids; i++) {
+	for (i = 0, at = 0; i < nids; i++) {
 		hg_node *row;
 		size_t k;
-		if (!hg_system_has(s, ids[i]) || S_has_rows(rows, n, ids[i]))
+		/* rows and ids are both in id order: one walk over the rows */
+		while (at < n && strcmp(rows[at]->algorithm, ids[i]) < 0)
+			at++;
+		if (!hg_system_has(s, ids[i]) || (at < n && strcmp(rows[at]->algorithm, ids[i]) == 0))
 			continue;
 		row = hg_add(a, t, HG_ROW);
 		hg_add_cell(a, row, "—", 1);
@@ -212,7 +205,7 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 			hg_add_cell(a, row, "—", 1);
 	}
 	hg_marks_legend(a, body, used, s->spread_limit_pct, NULL);
-	hg_add_downloads(a, body, "the record each comes from, its SUPERCOP path and compiler "
+	hg_add_downloads(a, body, s, "the record each comes from, its SUPERCOP path and compiler "
 		"setting, and its SHA-256");
 	free(prims);
 	free(longs);

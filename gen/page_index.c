@@ -61,11 +61,19 @@ hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 		hg_add_link(a, para, hg_printf(a, "%s/ebash.html", d->systems[k].name),
 			hg_printf(a, "%s eBASH table", d->systems[k].name), NULL);
 	}
-	hg_add_text(a, para, ". Every figure of every system, with the record it comes from and its "
-		"SHA-256: ");
-	hg_add_link(a, para, "results.csv", "CSV", NULL);
+	hg_add_textf(a, para, ". Every figure of every system, with the record it comes from and its "
+		"SHA-256: the downloads come in parts of %d algorithms per system, with an index giving "
+		"each part's SHA-256 (", HG_PART_ALGORITHMS);
+	hg_add_link(a, para, "results-index.json", "JSON", NULL);
 	hg_add_text(a, para, " · ");
-	hg_add_link(a, para, "results.json", "JSON", NULL);
+	hg_add_link(a, para, "results-index.csv", "CSV", NULL);
+	hg_add_text(a, para, "); each system's parts:");
+	for (k = 0; k < d->nsystems; k++) {
+		hg_add_text(a, para, k ? " · " : " ");
+		hg_add_link(a, para, hg_printf(a, "%s/compare.html#downloads", d->systems[k].name),
+			hg_printf(a, "%s parts", d->systems[k].name), NULL);
+	}
+	hg_add_text(a, para, ".");
 	t = hg_add(a, body, HG_TABLE);
 	row = hg_add(a, t, HG_ROW);
 	hg_add_cell(a, row, "algorithm", 0);

@@ -134,11 +134,40 @@ hg_node *hg_evidence_row(hg_arena *a, hg_node *t, const hg_system *s, const hg_e
 }
 
 
-void hg_add_downloads(hg_arena *a, hg_node *body, const char *what)
+/* "(JSON · CSV)": the field index, from a page one folder down. */
+void hg_add_results_index(hg_arena *a, hg_node *para)
 {
-	hg_node *para = hg_add(a, body, HG_PARA);
-	hg_add_textf(a, para, "Download every figure of every system, with %s: ", what);
-	hg_add_link(a, para, "../results.csv", "CSV", NULL);
+	hg_add_link(a, para, "../results-index.json", "JSON", NULL);
 	hg_add_text(a, para, " · ");
-	hg_add_link(a, para, "../results.json", "JSON", NULL);
+	hg_add_link(a, para, "../results-index.csv", "CSV", NULL);
+}
+
+void hg_add_downloads(hg_arena *a, hg_node *body, const hg_system *s, const char *what)
+{
+	hg_node *para = hg_add(a, body, HG_PARA), *list, *item;
+	size_t p, np = hg_parts_count(s);
+	char name[32];
+
+	para->title = "downloads"; /* the site index links here */
+	hg_add_textf(a, para, "Download every figure of this system, with %s, from the %s below: "
+		"the downloads come in parts of %d algorithms per system, with an index giving each "
+		"part's SHA-256 (", what, hg_plural(np, "part", "parts"), HG_PART_ALGORITHMS);
+	hg_add_results_index(a, para);
+	hg_add_text(a, para, ").");
+	list = hg_add(a, body, HG_LIST);
+	for (p = 1; p <= np; p++) {
+		const char *first, *last;
+		size_t nalg = hg_part_range(s, p, &first, &last);
+		item = hg_add(a, list, HG_ITEM);
+		if (!nalg)
+			hg_add_textf(a, item, "part %zu (no algorithms): ", p);
+		else if (nalg == 1)
+			hg_add_textf(a, item, "part %zu, %s (1 algorithm): ", p, first);
+		else
+			hg_add_textf(a, item, "part %zu, %s to %s (%zu algorithms): ", p, first, last, nalg);
+		hg_part_name(name, sizeof(name), p);
+		hg_add_link(a, item, hg_printf(a, "%s.csv", name), "CSV", NULL);
+		hg_add_text(a, item, " · ");
+		hg_add_link(a, item, hg_printf(a, "%s.json", name), "JSON", NULL);
+	}
 }

@@ -235,6 +235,28 @@ static int S_spread_cells(hg_arena *a, hg_node *row, const hg_record *r, const h
 	return used;
 }
 
+/* The page's figures to download: its own CSV, the part of the system's downloads that holds
+ * them, and the field index. */
+static void S_downloads(hg_arena *a, hg_node *body, const hg_system *s, const char *id)
+{
+	hg_node *p = hg_add(a, body, HG_PARA);
+	size_t part = hg_part_of(s, id);
+	char name[32];
+
+	hg_part_name(name, sizeof(name), part);
+	hg_add_text(a, p, "Download the figures at full precision, each with the record it comes "
+		"from and its SHA-256: ");
+	hg_add_link(a, p, hg_printf(a, "%s.csv", id), "CSV", NULL);
+	hg_add_textf(a, p, " (this page) · part %zu of this system's figures: ", part);
+	hg_add_link(a, p, hg_printf(a, "%s.csv", name), "CSV", NULL);
+	hg_add_text(a, p, " · ");
+	hg_add_link(a, p, hg_printf(a, "%s.json", name), "JSON", NULL);
+	hg_add_textf(a, p, " (the downloads come in parts of %d algorithms per system, with an index "
+		"giving each part's SHA-256: ", HG_PART_ALGORITHMS);
+	hg_add_results_index(a, p);
+	hg_add_text(a, p, ")");
+}
+
 static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t n,
 	const hg_sysalg *sa, const char *id, const hg_system *s, int chart, int *noted)
 {
@@ -313,15 +335,7 @@ static void S_perf_section(hg_arena *a, hg_node *body, hg_record **recs, size_t 
 				"against message size of each instance of %s on %s, with SM3 and SHA-256 as "
 				"grey dashed lines", hg_unit_name(s), id, s->name), "chart");
 		}
-		p = hg_add(a, body, HG_PARA);
-		hg_add_text(a, p, "Download the figures at full precision, each with the record it comes "
-			"from and its SHA-256: ");
-		hg_add_link(a, p, hg_printf(a, "%s.csv", id), "CSV", NULL);
-		hg_add_text(a, p, " (this page) · ");
-		hg_add_link(a, p, "../results.json", "JSON", NULL);
-		hg_add_text(a, p, " (every system; ");
-		hg_add_link(a, p, "../results.csv", "CSV", NULL);
-		hg_add_text(a, p, ")");
+		S_downloads(a, body, s, id);
 	}
 	/* libraries that were not timed: their KAT did not pass */
 	for (i = 0; i < sa->nkats; i++) {

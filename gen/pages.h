@@ -31,8 +31,11 @@ hg_node *hg_system_breadcrumb(hg_arena *a, const hg_system *s);
 hg_node *hg_add_warning(hg_arena *a, hg_node *parent, const char *text);
 /* A table with its header row (numeric: which columns are right-aligned, NULL: none). */
 hg_node *hg_add_table(hg_arena *a, hg_node *parent, const char *const *head, const int *numeric);
-/* "Download every figure of every system, with <what>: CSV · JSON" (a page one folder down). */
-void hg_add_downloads(hg_arena *a, hg_node *body, const char *what);
+/* "Download every figure of this system, with <what>, from the parts below: …", then the list of
+ * s's parts (a page of s: one folder down). */
+void hg_add_downloads(hg_arena *a, hg_node *body, const hg_system *s, const char *what);
+/* "JSON · CSV": links to the index of the downloads from a page one folder down. */
+void hg_add_results_index(hg_arena *a, hg_node *para);
 /* A row of two plain cells. */
 void hg_add_row2(hg_arena *a, hg_node *t, const char *k, const char *v);
 /* The instance in code, then " (impl)" unless it is the reference. */

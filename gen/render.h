@@ -89,6 +89,12 @@ int hg_chart_trace_svg(char **out, size_t *len, const hg_chart_trace *c);
 
 /* ---- the figures as downloads (downloads.c) ---- */
 
+/* The columns of the downloads, in order, NULL-terminated. */
+extern const char *const hg_results_columns[];
+/* One CSV field (RFC 4180): as it is, or quoted when it holds a comma, a quote or a line break;
+ * nothing for NULL. */
+void hg_csv_field(FILE *f, const char *s);
+
 /* The rows as CSV: a header row of the column names, then one row per figure. *out is the
  * caller's (free). */
 int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n);

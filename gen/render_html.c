@@ -198,7 +198,10 @@ static void S_blocks(xmlNodePtr parent, const hg_node *n, S_names *names)
 			S_inlines(e, c);
 			break;
 		case HG_PARA:
-			S_inlines(S_el(parent, "p", c->cls), c);
+			e = S_el(parent, "p", c->cls);
+			if (c->title) /* an anchor other pages link to */
+				xmlNewProp(e, X("id"), X(c->title));
+			S_inlines(e, c);
 			break;
 		case HG_LIST:
 			e = S_el(parent, c->level ? "ol" : "ul", c->cls);

@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <openssl/evp.h>
 
 #include "hashgen.h"
 #include "render.h"
@@ -42,6 +43,11 @@ typedef struct {
 	char **stale;       /* files a rebuild in place removes unless it wrote them again */
 	size_t nstale;
 	char **span_keys;   /* per system: the digests of its comparison page and eBASH table */
+	hg_parts *parts;    /* the downloads' parts as the pages complete them */
+	hg_part_info *pinfo; /* per part, system by system: what the index says of it */
+	char **pdigest;     /* per part: the digest of what it shows */
+	size_t *pfirst;     /* per system: its first part's index in pinfo */
+	size_t npinfo;
 	char **ids;         /* every algorithm id, sorted (the strings are d's) */
 	size_t nids;
 	const hg_fig **headlines; /* [system * nids + algorithm], NULL: none (rows of ap) */
@@ -190,25 +196,27 @@ static int S_load_templates(S_build *b)
 	return 0;
 }
 
-/* The digest of the set of pages: the systems and the algorithms each has, every id. */
+/* The digest of the set of pages: every id, and the systems and the algorithms each has. */
 static void S_pages_digest(char out[65], const S_build *b)
 {
-	char *text = hg_xstrdup(""), *more;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char md[32];
+	unsigned int mdlen = 32;
 	size_t k, i;
-	for (i = 0; i < b->nids; i++) {
-		more = hg_xprintf("%s%s\n", text, b->ids[i]);
-		free(text);
-		text = more;
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	for (i = 0; i < b->nids; i++)
+		EVP_DigestUpdate(ctx, b->ids[i], strlen(b->ids[i]) + 1);
+	for (k = 0; k < b->d->nsystems; k++) {
+		const hg_system *s = &b->d->systems[k];
+		EVP_DigestUpdate(ctx, s->name, strlen(s->name) + 1);
+		for (i = 0; s->algorithms[i]; i++)
+			EVP_DigestUpdate(ctx, s->algorithms[i], strlen(s->algorithms[i]) + 1);
+		EVP_DigestUpdate(ctx, "", 1);
 	}
-	for (k = 0; k < b->d->nsystems; k++)
-		for (i = 0; i < b->nids; i++) {
-			more = hg_xprintf("%s%s/%s %d\n", text, b->d->systems[k].name, b->ids[i],
-				hg_system_has(&b->d->systems[k], b->ids[i]));
-			free(text);
-			text = more;
-		}
-	hg_sha256_hex(out, text, strlen(text));
-	free(text);
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	EVP_MD_CTX_free(ctx);
+	for (i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
 }
 
 /* A clean build, or a rebuild in place: --out is a site whose cache was made by this format
@@ -235,24 +243,25 @@ static void S_plan(S_build *b)
 		hg_rm_rf(b->cache_out);
 }
 
-/* Every algorithm id: the catalog's and those with evidence. */
+/* Every algorithm id: the catalog's and those with evidence, sorted, each once. */
 static void S_collect_ids(S_build *b)
 {
 	const hg_data *d = b->d;
-	size_t i, j, k;
+	size_t i, j, k, n = 0;
 
 	for (i = 0; i < d->nentries; i++)
 		hg_strv_push(&b->ids, &b->nids, d->entries[i].id);
 	for (k = 0; k < d->nsystems; k++)
-		for (j = 0; d->systems[k].algorithms[j]; j++) {
-			int seen = 0;
-			for (i = 0; i < b->nids && !seen; i++)
-				seen = strcmp(b->ids[i], d->systems[k].algorithms[j]) == 0;
-			if (!seen)
-				hg_strv_push(&b->ids, &b->nids, d->systems[k].algorithms[j]);
-		}
+		for (j = 0; d->systems[k].algorithms[j]; j++)
+			hg_strv_push(&b->ids, &b->nids, d->systems[k].algorithms[j]);
 	if (b->nids)
 		qsort(b->ids, b->nids, sizeof(char *), hg_cmp_str);
+	for (i = 0; i < b->nids; i++)
+		if (!n || strcmp(b->ids[n - 1], b->ids[i]) != 0)
+			b->ids[n++] = b->ids[i];
+	b->nids = n;
+	if (b->ids)
+		b->ids[n] = NULL;
 	b->headlines = calloc(d->nsystems * b->nids + 1, sizeof(*b->headlines));
 	b->span_keys = calloc(2 * d->nsystems + 1, sizeof(char *));
 }
@@ -281,15 +290,128 @@ static int S_make_tmp(S_build *b)
 	return 0;
 }
 
+/* The stat of rel in --out (0 0 0 when missing), as the meta keeps it. */
+static void S_out_stat(const S_build *b, const char *rel, unsigned long long *ino,
+	unsigned long long *size, long long *mtime)
+{
+	char *path = hg_xprintf("%s/%s", b->o->out_dir, rel);
+	struct stat st;
+	if (stat(path, &st) != 0)
+		memset(&st, 0, sizeof(st));
+	*ino = (unsigned long long)st.st_ino;
+	*size = (unsigned long long)st.st_size;
+	*mtime = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	free(path);
+}
+
+/* What the meta remembers of a part: its digest, the stat of its CSV as the build left it,
+ * and what the index says of it. */
+static char *S_part_value(const S_build *b, size_t slot)
+{
+	const hg_part_info *q = &b->pinfo[slot];
+	unsigned long long ino, size;
+	long long mtime;
+	S_out_stat(b, q->csv, &ino, &size, &mtime);
+	return hg_xprintf("%s %llu %llu %lld %zu %zu %s %llu %s %s %llu %s", b->pdigest[slot], ino,
+		size, mtime, q->figures, q->algorithms, q->csv, q->csv_sum.bytes, q->csv_sum.sha256,
+		q->json, q->json_sum.bytes, q->json_sum.sha256);
+}
+
+/* A rebuild's part whose digest and CSV are those the previous build left: its entry (*q) from
+ * the meta, and 1; else 0. */
+static int S_part_kept(S_build *b, size_t k, size_t part, const char *first, const char *last,
+	size_t nalg, const char *digest, hg_part_info *q)
+{
+	char *name = hg_xprintf("part/%s/%zu", b->d->systems[k].name, part);
+	const char *was = hg_cmeta_get(&b->meta_old, name);
+	char d[65], csv[4096], csha[65], json[4096], jsha[65];
+	unsigned long long ino, size, cb, jb, ino2, size2;
+	long long mtime, mtime2;
+	size_t figures, algs;
+
+	free(name);
+	if (!b->in_place || !was || sscanf(was, "%64s %llu %llu %lld %zu %zu %4095s %llu %64s %4095s "
+			"%llu %64s", d, &ino, &size, &mtime, &figures, &algs, csv, &cb, csha, json, &jb,
+			jsha) != 12 || strcmp(d, digest) != 0 || algs != nalg)
+		return 0;
+	S_out_stat(b, csv, &ino2, &size2, &mtime2);
+	if (ino != ino2 || size != size2 || mtime != mtime2)
+		return 0;
+	memset(q, 0, sizeof(*q));
+	q->system = hg_xstrdup(b->d->systems[k].name);
+	q->part = part;
+	q->first_id = first ? hg_xstrdup(first) : NULL;
+	q->last_id = last ? hg_xstrdup(last) : NULL;
+	q->algorithms = nalg;
+	q->figures = figures;
+	q->csv = hg_xstrdup(csv);
+	q->json = hg_xstrdup(json);
+	q->csv_sum.bytes = cb;
+	memcpy(q->csv_sum.sha256, csha, 65);
+	q->json_sum.bytes = jb;
+	memcpy(q->json_sum.sha256, jsha, 65);
+	return 1;
+}
+
+/* A part of the downloads, once its last page is done (site_parts.c): written, unless a
+ * rebuild's is still right. */
+static int S_part(void *arg, size_t k, size_t part, const char *first, const char *last,
+	size_t nalg, const char *digest, hg_parts *p)
+{
+	S_build *b = arg;
+	size_t slot = b->pfirst[k] + part - 1, n = 0, i;
+	hg_part_info q;
+	hg_fig *figs = NULL;
+	const hg_fig **rows;
+	int rc;
+
+	if (slot >= b->npinfo || (k + 1 < b->d->nsystems && slot >= b->pfirst[k + 1]))
+		return hg_error_set("%s: part %zu of the downloads out of range", b->d->systems[k].name,
+			part);
+	if (S_part_kept(b, k, part, first, last, nalg, digest, &q)) {
+		b->pinfo[slot] = q;
+		b->pdigest[slot] = hg_xstrdup(digest);
+		return 0;
+	}
+	if (nalg && hg_parts_rows(p, k, part, &figs, &n) != 0)
+		return -1;
+	rows = calloc(n + 1, sizeof(*rows));
+	for (i = 0; i < n; i++)
+		rows[i] = &figs[i];
+	rc = hg_site_results_part(b->tmp, b->d, k, part, first, last, rows, n, &b->pinfo[slot]);
+	free(rows);
+	hg_figs_free(figs, n);
+	if (rc == 0)
+		b->pdigest[slot] = hg_xstrdup(digest);
+	return rc;
+}
+
+/* The parts of every system, before any page is done. */
+static void S_parts_new(S_build *b)
+{
+	size_t k;
+	b->pfirst = calloc(b->d->nsystems + 1, sizeof(size_t));
+	for (k = 0; k < b->d->nsystems; k++) {
+		b->pfirst[k] = b->npinfo;
+		b->npinfo += hg_parts_count(&b->d->systems[k]);
+	}
+	b->pinfo = calloc(b->npinfo + 1, sizeof(hg_part_info));
+	b->pdigest = calloc(b->npinfo + 1, sizeof(char *));
+	b->parts = hg_parts_new(b->d, (const char *const *)b->ids, b->nids, b->cache_out, b->global,
+		S_part, b);
+}
+
 /* Every algorithm on every system that has it (site_pages.c). */
 static int S_algorithm_pages(S_build *b)
 {
 	hg_algpages_in in = { b->d, &b->tx, b->template, b->tmp, b->in_place ? b->o->out_dir : NULL,
 		b->in_place ? b->cache_dir : NULL, b->cache_out, b->global,
-		(const char *const *)b->ids, b->nids, b->o->strict };
+		(const char *const *)b->ids, b->nids, b->o->strict, NULL };
+	S_parts_new(b);
+	in.parts = b->parts;
 	if (hg_algpages_new(&b->ap, &in) != 0 ||
 		hg_algpages_render(b->ap, b->o->jobs, b->o->warnings, &b->stats->warnings,
-			b->headlines) != 0)
+			b->headlines) != 0 || hg_parts_finish(b->parts) != 0)
 		return -1;
 	b->stats->pages = hg_algpages_count(b->ap);
 	return 0;
@@ -298,15 +420,10 @@ static int S_algorithm_pages(S_build *b)
 /* "<digest> <ino> <size> <mtime>" of rel in --out: what the meta remembers of a spanning page. */
 static char *S_meta_value(const S_build *b, const char *digest, const char *rel)
 {
-	char *path = hg_xprintf("%s/%s", b->o->out_dir, rel), *v;
-	struct stat st;
-	if (stat(path, &st) != 0)
-		memset(&st, 0, sizeof(st));
-	v = hg_xprintf("%s %llu %llu %lld", digest, (unsigned long long)st.st_ino,
-		(unsigned long long)st.st_size,
-		(long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec);
-	free(path);
-	return v;
+	unsigned long long ino, size;
+	long long mtime;
+	S_out_stat(b, rel, &ino, &size, &mtime);
+	return hg_xprintf("%s %llu %llu %lld", digest, ino, size, mtime);
 }
 
 /* Must a spanning page (what: "compare", "ebash") of system s be rendered: not in place, or
@@ -381,34 +498,19 @@ static int S_index(S_build *b)
 	return rc;
 }
 
-/* results.csv and results.json (every row of every page, read back from the cache), and the
- * catalog beside the evidence copies; run by a thread of its own beside the system pages
- * (S_spanning), its failure kept in b->downloads_error. */
+/* The index of the downloads' parts (written as the pages completed them) and the catalog
+ * beside the evidence copies; run by a thread of its own beside the system pages (S_spanning),
+ * its failure kept in b->downloads_error. */
 static void *S_downloads(void *arg)
 {
 	S_build *b = arg;
-	hg_fig *all = NULL;
-	const hg_fig **rows;
-	size_t n = 0, k, i;
+	size_t i;
 	int rc = 0;
-	for (k = 0; k < b->d->nsystems && rc == 0; k++) {
-		hg_fig *figs;
-		size_t m;
-		rc = hg_algpages_figs(b->ap, k, 0, b->nids, &figs, &m);
-		if (rc != 0)
-			break;
-		all = realloc(all, (n + m + 1) * sizeof(hg_fig));
-		memcpy(all + n, figs, m * sizeof(hg_fig));
-		free(figs);
-		n += m;
-	}
-	rows = calloc(n + 1, sizeof(*rows));
-	for (i = 0; i < n; i++)
-		rows[i] = &all[i];
+	for (i = 0; i < b->npinfo && rc == 0; i++)
+		if (!b->pdigest[i])
+			rc = hg_error_set("part %zu of the downloads was not written", i + 1);
 	if (rc == 0)
-		rc = hg_site_results(b->tmp, b->d, rows, n);
-	free(rows);
-	hg_figs_free(all, n);
+		rc = hg_site_results_index(b->tmp, b->pinfo, b->npinfo);
 	if (rc != 0 || hg_site_catalog(b->tmp, b->d, b->in_place ? b->o->out_dir : NULL) != 0)
 		b->downloads_error = hg_xstrdup(hg_error_last());
 	hg_gztwin_release();
@@ -459,6 +561,13 @@ static int S_put_in_place(S_build *b)
 		if (rename(b->cache_out, b->cache_dir) != 0)
 			hg_rm_rf(b->cache_out);
 	}
+	for (k = 0; k < b->npinfo; k++) {
+		char *key = hg_xprintf("part/%s/%zu", b->pinfo[k].system, b->pinfo[k].part);
+		char *v = S_part_value(b, k);
+		hg_cmeta_set(&b->meta, key, v);
+		free(key);
+		free(v);
+	}
 	for (k = 0; k < b->d->nsystems; k++) {
 		const char *name = b->d->systems[k].name;
 		char *key = hg_xprintf("compare/%s", name), *rel = hg_xprintf("%s/compare.html", name);
@@ -494,6 +603,14 @@ static void S_finish(S_build *b, int rc)
 	if (b->cache_out && !b->in_place && (rc != 0 || b->o->render_only))
 		hg_rm_rf(b->cache_out);
 	hg_algpages_free(b->ap);
+	hg_parts_free(b->parts);
+	for (k = 0; k < b->npinfo; k++) {
+		hg_part_info_clear(&b->pinfo[k]);
+		free(b->pdigest[k]);
+	}
+	free(b->pinfo);
+	free(b->pdigest);
+	free(b->pfirst);
 	free(b->downloads_error);
 	hg_strv_free(b->pages);
 	hg_strv_free(b->stale);

@@ -66,6 +66,7 @@ struct hg_algpages {
 	const char *cache_in;  /* the previous build's cache folder; NULL: a clean build */
 	const char *cache_out; /* where this build's entries go */
 	int in_place;       /* tmp is a folder of changes to the previous site */
+	hg_parts *parts;    /* told of each page done */
 	const char *site;   /* that site, when in_place */
 	char global[65];    /* digest of the generator and the templates the pages use */
 	hg_yardsticks *yards; /* per system */
@@ -143,8 +144,9 @@ static void S_scan_free(S_scanned *sc, size_t n)
 	free(sc);
 }
 
-/* The page's digest: generator and templates, system.json, catalog entry, the systems that
- * list the algorithm (breadcrumb), every file with its SHA-256 and every SHA256SUMS line. */
+/* The page's digest: generator and templates, system.json, catalog entry, the part of the
+ * downloads it links to, the systems that list the algorithm (breadcrumb), every file with its
+ * SHA-256 and every SHA256SUMS line. */
 static void S_key(char out[65], const hg_algpages *c, const hg_system *s, const char *id,
 	const hg_evfile *files, size_t n)
 {
@@ -161,6 +163,13 @@ static void S_key(char out[65], const hg_algpages *c, const hg_system *s, const 
 	EVP_DigestUpdate(ctx, s->name, strlen(s->name) + 1);
 	EVP_DigestUpdate(ctx, s->system_sha256, 64);
 	EVP_DigestUpdate(ctx, e ? e->sha256 : "-", e ? 64 : 1);
+	{
+		/* the part of the system's downloads the page links to: it moves when an algorithm
+		 * before it comes or goes */
+		char part[32];
+		int len = snprintf(part, sizeof(part), "%zu", hg_part_of(s, id));
+		EVP_DigestUpdate(ctx, part, (size_t)len + 1);
+	}
 	{
 		/* the yardstick table: the baselines' figures on this system */
 		const hg_yardsticks *y = &c->yards[(size_t)(s - c->d->systems)];
@@ -493,7 +502,8 @@ static void S_unload(S_job *j)
 static int S_done(hg_algpages *c, S_job *j, int written)
 {
 	int rc = 0;
-	size_t i;
+	size_t i, ndep = 0;
+	hg_fig *dep = NULL;
 	if ((written || j->files_changed || !j->have_cp) && (rc = S_full_rows(c, j)) == 0) {
 		hg_cpage e = j->cp;
 		e.system = (char *)j->s->name;
@@ -505,10 +515,22 @@ static int S_done(hg_algpages *c, S_job *j, int written)
 		rc = hg_cache_page_save(c->cache_out, &e, j->files, j->nfiles);
 	}
 	j->span = hg_figs_spanning(j->figs, j->nfigs, &j->nspan);
-	if (!j->figs_borrowed)
-		hg_figs_free(j->figs, j->nfigs);
+	/* every row, when the page has them, goes to the downloads' part */
+	if (!j->figs_borrowed) {
+		dep = j->figs;
+		ndep = j->nfigs;
+	} else if (j->full.system) {
+		dep = j->full.figs;
+		ndep = j->full.nfigs;
+		j->full.figs = NULL;
+		j->full.nfigs = 0;
+	}
 	j->figs = NULL;
 	j->nfigs = 0;
+	if (rc == 0 && c->parts)
+		rc = hg_parts_page_done(c->parts, j->si, j->ai, j->own, dep, ndep);
+	else
+		hg_figs_free(dep, ndep);
 	hg_cpage_clear(&j->cp);
 	hg_cpage_clear(&j->full);
 	for (i = 0; i < j->nfiles; i++)
@@ -588,35 +610,6 @@ const hg_fig **hg_algpages_rows(const hg_algpages *c, size_t k, size_t *n)
 	return rows;
 }
 
-int hg_algpages_figs(const hg_algpages *c, size_t k, size_t first, size_t last, hg_fig **out,
-	size_t *n)
-{
-	size_t i, m;
-	*out = NULL;
-	*n = 0;
-	for (i = 0; i < c->njobs; i++) {
-		const S_job *j = &c->jobs[i];
-		hg_cpage p;
-		if (j->si != k || j->ai < first || j->ai >= last)
-			continue;
-		if (hg_cache_page_load(&p, c->cache_out, j->s->name, j->id, 1) != 0) {
-			hg_figs_free(*out, *n);
-			*out = NULL;
-			*n = 0;
-			return hg_error_set("%s/%s/%s: cannot read the figures of the page back",
-				c->cache_out, j->s->name, j->id);
-		}
-		*out = realloc(*out, (*n + p.nfigs + 1) * sizeof(hg_fig));
-		for (m = 0; m < p.nfigs; m++)
-			(*out)[(*n)++] = p.figs[m];
-		free(p.figs); /* the rows' strings now belong to *out */
-		p.figs = NULL;
-		p.nfigs = 0;
-		hg_cpage_clear(&p);
-	}
-	return 0;
-}
-
 void hg_algpages_stale(const hg_algpages *c, char ***v, size_t *n)
 {
 	size_t i;
@@ -668,6 +661,7 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in)
 	c->tmp = in->tmp;
 	c->ids = in->ids;
 	c->nids = in->nids;
+	c->parts = in->parts;
 	c->cache_in = in->cache_in;
 	c->cache_out = in->cache_out;
 	c->in_place = in->site != NULL;
@@ -694,19 +688,24 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in)
 				jb->ai = i;
 				jb->id = c->ids[i];
 			}
-	/* the groups: one per algorithm, its pages in system order */
-	c->groups = calloc(c->nids + 1, sizeof(S_job **));
-	for (i = 0; i < c->nids; i++) {
-		size_t m = 0;
+	/* the groups: one per algorithm, its pages in system order (the jobs are system by system) */
+	{
+		size_t *count = calloc(c->nids + 1, sizeof(size_t)), *slot = calloc(c->nids + 1,
+			sizeof(size_t));
+		S_job ***by = calloc(c->nids + 1, sizeof(S_job **));
 		for (j = 0; j < c->njobs; j++)
-			m += c->jobs[j].ai == i;
-		if (!m)
-			continue;
-		c->groups[c->ngroups] = calloc(m + 1, sizeof(S_job *));
-		for (m = 0, j = 0; j < c->njobs; j++)
-			if (c->jobs[j].ai == i)
-				c->groups[c->ngroups][m++] = &c->jobs[j];
-		c->ngroups++;
+			count[c->jobs[j].ai]++;
+		for (i = 0; i < c->nids; i++)
+			by[i] = count[i] ? calloc(count[i] + 1, sizeof(S_job *)) : NULL;
+		for (j = 0; j < c->njobs; j++)
+			by[c->jobs[j].ai][slot[c->jobs[j].ai]++] = &c->jobs[j];
+		c->groups = calloc(c->nids + 1, sizeof(S_job **));
+		for (i = 0; i < c->nids; i++)
+			if (by[i])
+				c->groups[c->ngroups++] = by[i];
+		free(by);
+		free(slot);
+		free(count);
 	}
 	return S_yardsticks(c);
 }

@@ -1,9 +1,7 @@
-/* sitewide.c — the outputs that span the site's pages: each system's comparison page with its
- * bar charts, results.csv and results.json (the JSON written by a second thread beside the CSV),
- * the catalog beside the evidence copies; per system its index and method page, the comparison
- * page, the eBASH-style table, the machine-speed trace and the copies of system.json and SHA256SUMS; the originals of an
- * imported system. */
-#include <pthread.h>
+/* sitewide.c — the outputs that span the site's pages: per system its index and method page, the
+ * comparison page with its bar charts, the eBASH-style table, the machine-speed trace and the
+ * copies of system.json and SHA256SUMS; the catalog beside the evidence copies; the originals of
+ * an imported system; and the digest of what a spanning page shows, for a rebuild. */
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -107,62 +105,6 @@ int hg_site_system(const char *tmp, const void *template, const hg_data *d, size
 		S_copy_own(tmp, s, "system.json", 1) != 0)
 		return -1;
 	return S_copy_own(tmp, s, "SHA256SUMS", 1);
-}
-
-typedef struct {
-	const char *tmp;
-	const hg_system *const *systems;
-	size_t nsystems;
-	const hg_fig *const *rows;
-	size_t n;
-	int rc;
-	char *error;
-} S_json_job;
-
-static void *S_json(void *arg)
-{
-	S_json_job *r = arg;
-	char *path = hg_xprintf("%s/results.json", r->tmp);
-	FILE *f = hg_gztwin_open(path);
-	free(path);
-	r->rc = !f ? -1 : hg_results_json_to(f, r->systems, r->nsystems, 1, r->rows, r->n);
-	if (f && hg_gztwin_close(f) != 0)
-		r->rc = -1;
-	if (r->rc != 0)
-		r->error = hg_xstrdup(hg_error_last());
-	hg_gztwin_release();
-	return NULL;
-}
-
-int hg_site_results(const char *tmp, const hg_data *d, const hg_fig *const *rows, size_t n)
-{
-	const hg_system **systems = calloc(d->nsystems + 1, sizeof(*systems));
-	S_json_job r = { tmp, NULL, d->nsystems, rows, n, 0, NULL };
-	char *path;
-	size_t i;
-	FILE *f;
-	pthread_t t;
-	int rc, threaded;
-
-	for (i = 0; i < d->nsystems; i++)
-		systems[i] = &d->systems[i];
-	r.systems = systems;
-	threaded = pthread_create(&t, NULL, S_json, &r) == 0;
-	if (!threaded)
-		S_json(&r);
-	path = hg_xprintf("%s/results.csv", tmp);
-	f = hg_gztwin_open(path);
-	free(path);
-	if (f)
-		hg_results_csv_to(f, rows, n);
-	rc = !f || hg_gztwin_close(f) != 0 ? -1 : 0;
-	if (threaded)
-		pthread_join(t, NULL);
-	if (rc == 0 && r.rc != 0)
-		rc = hg_error_set("%s", r.error);
-	free(r.error);
-	free(systems);
-	return rc;
 }
 
 int hg_site_catalog(const char *tmp, const hg_data *d, const char *site)

@@ -1,8 +1,9 @@
 /* sitewide.h — the steps of a site's build: the outputs that span its pages (sitewide.c): each
- * system's comparison page, the downloads of every figure, the catalog beside the evidence, the
- * machine-speed trace and an imported system's originals; and the rebuild cache (cache.c): what
- * the previous build knew, kept beside the site ("<out>.hashgen-cache"), never in it, so a
- * rebuild reuses unchanged pages and stays byte-identical to a clean build. */
+ * system's comparison page, the catalog beside the evidence, the machine-speed trace and an
+ * imported system's originals; the downloads of every figure, in parts with their index
+ * (downloads_parts.c); and the rebuild cache (cache.c): what the previous build knew, kept
+ * beside the site ("<out>.hashgen-cache"), never in it, so a rebuild reuses unchanged pages and
+ * stays byte-identical to a clean build. */
 #ifndef HG_SITEWIDE_H
 #define HG_SITEWIDE_H
 
@@ -25,14 +26,38 @@ int hg_site_system(const char *tmp, const void *template, const hg_data *d, size
 void hg_span_digest(char out[65], const char *what, const char *global, const hg_system *s,
 	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const char *const *ids,
 	size_t nids);
-/* results.csv and results.json: every figure of every system. */
-int hg_site_results(const char *tmp, const hg_data *d, const hg_fig *const *rows, size_t n);
 /* The originals of an imported system that no page copies (method.md, imported/…) under
  * <tmp>/data/<system>/, and the folder of its records' originals; nothing for other systems. */
 int hg_imported_copy(const char *tmp, const hg_system *s);
 /* The catalog under <tmp>/data/algorithms, so that the site's data/ renders it again; an entry
  * whose copy in site (a rebuild's previous site; NULL: none) links the same file is skipped. */
 int hg_site_catalog(const char *tmp, const hg_data *d, const char *site);
+
+/* ---- the downloads' parts as the pages complete them (site_parts.c) ---- */
+
+typedef struct hg_parts hg_parts;
+/* Called, on the thread that finished it, once per part (numbered from 1) of system k's
+ * algorithms first_id … last_id (nalg of them; NULL and 0 for a system without algorithms)
+ * when its last page is done; digest names what it
+ * shows (the generator, the system, each page's own inputs). It may read the part's rows with
+ * hg_parts_rows. */
+typedef int (*hg_part_fn)(void *arg, size_t k, size_t part, const char *first_id,
+	const char *last_id, size_t nalg, const char *digest, hg_parts *p);
+/* The parts of every system of d over ids (sorted, nids), the pages' cache entries in cache. */
+hg_parts *hg_parts_new(const hg_data *d, const char *const *ids, size_t nids, const char *cache,
+	const char *global, hg_part_fn fn, void *arg);
+/* How many parts system k has. */
+size_t hg_parts_of(const hg_parts *p, size_t k);
+/* The page of algorithm ids[ai] on system k is done: own its inputs' digest, figs its rows
+ * (taken; NULL: read them back from the cache when needed). Runs fn when it was the part's last. */
+int hg_parts_page_done(hg_parts *p, size_t k, size_t ai, const char *own, hg_fig *figs,
+	size_t nfigs);
+/* The parts without pages (a system without algorithms: one, empty), handed to fn, once every
+ * page is done. */
+int hg_parts_finish(hg_parts *p);
+/* Every row of a part, in page order (free with hg_figs_free). */
+int hg_parts_rows(hg_parts *p, size_t k, size_t part, hg_fig **out, size_t *n);
+void hg_parts_free(hg_parts *p);
 
 /* ---- a rebuild put in place (site_commit.c) ---- */
 
@@ -43,6 +68,35 @@ int hg_site_catalog(const char *tmp, const hg_data *d, const char *site);
  * with it. A failure leaves the files not yet put in place as they were. */
 int hg_site_commit(const char *stage, const char *site, const char *const *ids, size_t nids,
 	char *const *stale, size_t nstale);
+
+/* ---- the downloads (downloads_parts.c): every figure of a system, in parts of
+ * HG_PART_ALGORITHMS of its algorithms (partition.c), and the field index of every part ---- */
+
+/* What the index says of one part. The strings are its own (hg_part_info_clear). */
+typedef struct {
+	char *system;
+	size_t part;                /* numbered from 1 */
+	char *first_id, *last_id;   /* its first and last algorithm; NULL when it holds none */
+	size_t algorithms;          /* how many of the system's algorithms lie in that range */
+	size_t figures;             /* its rows */
+	char *csv, *json;           /* relative to the site's root: "x86_1/results-001.csv" */
+	hg_filesum csv_sum, json_sum; /* their size and SHA-256 (of the file, not its .gz twin) */
+} hg_part_info;
+
+/* Part `part` of system `system` of d: <tmp>/<system>/results-<NNN>.csv and .json (the columns
+ * and the schema hashbench.results/1 of the whole field's, systems holding this system alone,
+ * described), each with its .gz twin, from rows (n of them: the figures of the algorithms
+ * first_id … last_id, in page order; both NULL and no rows for a system without algorithms).
+ * *out is filled, the sizes and SHA-256 computed as the files are written; on failure it is
+ * left empty. A row of another system or algorithm is an error. */
+int hg_site_results_part(const char *tmp, const hg_data *d, size_t system, size_t part,
+	const char *first_id, const char *last_id, const hg_fig *const *rows, size_t n,
+	hg_part_info *out);
+/* <tmp>/results-index.json (hashbench.results-index/1) and results-index.csv, each with its .gz
+ * twin: one entry per part, in the order given (system by system, part by part). */
+int hg_site_results_index(const char *tmp, const hg_part_info *parts, size_t nparts);
+void hg_part_info_clear(hg_part_info *p);
+
 
 /* ---- the algorithm pages (site_pages.c) ---- */
 
@@ -61,6 +115,7 @@ typedef struct {
 	const char *const *ids;    /* every algorithm id, sorted */
 	size_t nids;
 	int strict;                /* a warning about an evidence file fails its page */
+	hg_parts *parts;           /* told of each page done (NULL: none) */
 } hg_algpages_in;
 
 /* Plan the jobs (the strings of in are borrowed until hg_algpages_free) and compute the
@@ -79,10 +134,6 @@ const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *ap, size_t k);
  * k is (size_t)-1) in the order of the jobs: system by system, algorithm by algorithm, each in
  * page order. The caller frees the array. */
 const hg_fig **hg_algpages_rows(const hg_algpages *ap, size_t k, size_t *n);
-/* Every row of system k's pages of the algorithms ids[first..last), in the same order, read
- * back from this build's cache entries; free with hg_figs_free. */
-int hg_algpages_figs(const hg_algpages *ap, size_t k, size_t first, size_t last, hg_fig **out,
-	size_t *n);
 /* The files (relative to the site) a rebuild in place must remove: the charts of pages
  * rendered again without one. */
 void hg_algpages_stale(const hg_algpages *ap, char ***v, size_t *n);

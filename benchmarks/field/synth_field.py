@@ -21,7 +21,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BASELINES_DEFAULT = os.path.normpath(os.path.join(HERE, "..", "algorithms"))
+BASELINES_DEFAULT = os.path.normpath(os.path.join(HERE, "..", "..", "bench", "algorithms"))
 
 # name: (package folder, reference folder, core files, digest bits, instance suffix, kind)
 BASELINES = {

@@ -117,9 +117,13 @@ def counter(d):
 def hz_text(hz):
     return ("%.4g GHz" % (hz / 1e9)) if hz >= 1e9 else ("%.4g MHz" % (hz / 1e6))
 def csv_units(site):
-    lines = open(os.path.join(site, "results.csv"), encoding="utf-8", newline="").read().split("\r\n")
-    col = lines[0].split(",").index("unit")
-    return sorted(set(l.split(",")[col] for l in lines[1:] if l.startswith("arm-qemu,")))
+    # the downloads: every part the index lists
+    units = set()
+    for part in json.load(open(os.path.join(site, "results-index.json")))["parts"]:
+        lines = open(os.path.join(site, part["csv"]), encoding="utf-8", newline="").read().split("\r\n")
+        col = lines[0].split(",").index("unit")
+        units |= set(l.split(",")[col] for l in lines[1:] if l.startswith("arm-qemu,"))
+    return sorted(units)
 
 # without --core-hz: counter ticks, and no figure of the system's pages is called cycles
 c = counter("data")
@@ -135,7 +139,7 @@ sm3 = open(os.path.join(w, "site", "arm-qemu", "sm3.md"), encoding="utf-8").read
 row = "| counter | cntvct at %s: not the core's clock; the figures are counter ticks |" % hz_text(hz)
 if row not in sm3: bad.append("sm3.md has no row %r" % row)
 if "| mean ticks | ticks/byte |" not in sm3: bad.append("sm3.md: the performance table is not headed in ticks")
-if csv_units(os.path.join(w, "site")) != ["ticks"]: bad.append("results.csv: arm-qemu's unit %s" % csv_units(os.path.join(w, "site")))
+if csv_units(os.path.join(w, "site")) != ["ticks"]: bad.append("the downloads: arm-qemu's unit %s" % csv_units(os.path.join(w, "site")))
 
 # with --core-hz 2710000000: every figure is ticks x core_hz / hz, and the pages say so
 c = counter("data-hz")
@@ -171,7 +175,7 @@ if row not in sm3: bad.append("sm3.md has no row %r" % row)
 method = open(os.path.join(w, "site-hz", "arm-qemu", "method.html"), encoding="utf-8").read()
 rule = "cycles = ticks × 2710000000 / %d" % hz
 if rule not in method: bad.append("method.html does not say %r" % rule)
-if csv_units(os.path.join(w, "site-hz")) != ["cycles"]: bad.append("results.csv with --core-hz: arm-qemu's unit %s" % csv_units(os.path.join(w, "site-hz")))
+if csv_units(os.path.join(w, "site-hz")) != ["cycles"]: bad.append("the downloads with --core-hz: arm-qemu's unit %s" % csv_units(os.path.join(w, "site-hz")))
 if checked != 16: bad.append("%d figures checked against their records, not 16" % checked)
 for b in bad: print("check-aarch64: " + b, file=sys.stderr)
 print("without --core-hz none of its %d pages, charts and CSV files calls a figure cycles; "

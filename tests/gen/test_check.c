@@ -1,6 +1,7 @@
-/* test_check.c — hashgen --check: a fresh site checks clean; a changed, missing or extra file and
- * an evidence copy that no longer matches SHA256SUMS each get their line; the site is never
- * changed and the temporary render never stays behind. */
+/* test_check.c — hashgen --check: a fresh site checks clean; a changed, missing or extra file, an
+ * evidence copy that no longer matches SHA256SUMS and a part of the downloads that no longer
+ * matches their index each get their line; the site is never changed and the temporary render
+ * never stays behind. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stdio.h>
@@ -300,6 +301,34 @@ Test(check, a_changed_evidence_copy_differs_and_fails_sha256sums)
 	free(orig);
 	free(orig_path);
 	free(want);
+	free(report);
+	S_env_free(&e);
+}
+
+Test(check, a_changed_part_of_the_downloads_differs_and_fails_its_index)
+{
+	static const char rel[] = "x86_1/results-001.csv";
+	S_env e;
+	char *report, *want;
+	size_t problems;
+	S_env_init(&e, "check-part", 1);
+	S_build(&e);
+	S_change_one_byte(e.site, rel, 400);
+	cr_assert_eq(S_check(&problems, &report, e.data, e.site), 0, "%s", hg_error_last());
+	want = hb_sprintf("hashgen: %s/%s differs\nhashgen: %s/%s does not match "
+		"results-index.json: its SHA-256 differs\n", e.site, rel, e.site, rel);
+	cr_expect_str_eq(report, want);
+	cr_expect_eq(problems, 2);
+	free(want);
+	free(report);
+
+	/* an index that names a part the site does not have */
+	hbt_replace(e.site, "results-index.json", "\"arm_1/results-001.json\"",
+		"\"arm_1/results-009.json\"");
+	cr_assert_eq(S_check(&problems, &report, e.data, e.site), 0, "%s", hg_error_last());
+	cr_expect(strstr(report, "/arm_1/results-009.json is listed in results-index.json but "
+		"missing\n") != NULL, "%s", report);
+	cr_expect(strstr(report, "/results-index.json differs\n") != NULL, "%s", report);
 	free(report);
 	S_env_free(&e);
 }

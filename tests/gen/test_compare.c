@@ -1,4 +1,4 @@
-/* test_compare.c — comparing the field: results.csv/results.json hold every figure and each
+/* test_compare.c — comparing the field: the downloads' parts hold every figure and each
  * recomputes from the record it names; the comparison page groups and sorts; every algorithm page
  * shows its chart and its other systems; a changed figure re-renders the pages that show it. */
 #define _GNU_SOURCE
@@ -14,6 +14,7 @@
 
 #include "hashgen.h"
 #include "render.h"
+#include "results.h"
 #include "sitewide.h"
 #include "support.h"
 
@@ -118,12 +119,11 @@ static size_t S_csv_record(char ***out, const char **p)
 
 Test(compare, every_figure_recomputes_from_the_record_it_names)
 {
-	char *site = S_site("results"), *path = hb_path_join(site, "results.json");
+	char *site = S_site("results");
 	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err), *figs, *f;
+	json_t *root = hbt_results_json(site), *figs, *f;
 	size_t i, ok = 0, nfigs;
 
-	cr_assert_not_null(root, "results.json: %s", err.text);
 	cr_expect_str_eq(json_string_value(json_object_get(root, "schema")), "hashbench.results/1");
 	cr_expect_eq(json_array_size(json_object_get(root, "systems")), 2);
 	figs = json_object_get(root, "figures");
@@ -171,11 +171,10 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 	cr_expect_gt(ok, 10);
 	nfigs = json_array_size(figs);
 	json_decref(root);
-	free(path);
 
 	/* the CSV holds the same figures, column for column */
 	{
-		char *csv_path = hb_path_join(site, "results.csv"), *csv = S_read(csv_path), **fields;
+		char *csv = hbt_results_csv(site), **fields;
 		const char *p = csv;
 		size_t ncol = S_csv_record(&fields, &p), rows = 0, k;
 		static const char *const mem[] = { "stack_bytes", "heap_peak_bytes", "heap_allocations",
@@ -234,10 +233,10 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 			free(fields);
 			rows++;
 		}
-		cr_expect(seen_x86 && seen_arm, "the litchi_512 rows of x86_1 and arm_1 are in results.csv");
+		cr_expect(seen_x86 && seen_arm, "the litchi_512 rows of x86_1 and arm_1 are in the "
+			"downloads");
 		cr_expect_eq(rows, nfigs);
 		free(csv);
-		free(csv_path);
 	}
 	free(site);
 }
@@ -310,7 +309,9 @@ Test(compare, comparison_page_groups_by_digest_and_sorts_by_speed)
 	/* linked from the index, the system page and every algorithm page */
 	path = hb_path_join(site, "index.html");
 	md = S_read(path);
-	cr_expect(strstr(md, "href=\"x86_1/compare.html\"") && strstr(md, "href=\"results.csv\""));
+	cr_expect(strstr(md, "href=\"x86_1/compare.html\"") &&
+		strstr(md, "href=\"results-index.json\"") &&
+		strstr(md, "href=\"x86_1/compare.html#downloads\""));
 	free(md);
 	free(path);
 	path = hb_path_join(site, "x86_1/index.html");

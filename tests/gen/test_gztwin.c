@@ -1,7 +1,8 @@
 /* test_gztwin.c — a download written as a stream is byte for byte the file and gzip twin that
  * the same text written at once gives (below and above the 4 MiB where the level changes; above
  * it, zlib's bytes at level 1 in one call, as the downloads were before), its twin unpacks to the
- * text, and a file that cannot be written is named in the error. */
+ * text, the size and SHA-256 summed as it is written are the text's, and a file that cannot be
+ * written is named in the error. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,11 +45,13 @@ static char *S_read(const char *path, size_t *len)
 	return text;
 }
 
-/* The text written to path in pieces of odd sizes through the stream. */
+/* The text written to path in pieces of odd sizes through the stream, which sums it as it goes. */
 static void S_stream(const char *path, const char *text, size_t n)
 {
-	FILE *f = hg_gztwin_open(path);
+	hg_filesum sum;
+	FILE *f = hg_gztwin_open_sum(path, &sum);
 	size_t i = 0, step = 1;
+	char hex[65];
 	cr_assert(f, "%s", hg_error_last());
 	while (i < n) {
 		size_t k = step < n - i ? step : n - i;
@@ -57,6 +60,9 @@ static void S_stream(const char *path, const char *text, size_t n)
 		step = step * 3 + 1 > 300000 ? 7 : step * 3 + 1;
 	}
 	cr_assert_eq(hg_gztwin_close(f), 0, "%s", hg_error_last());
+	hg_sha256_hex(hex, text, n);
+	cr_expect_str_eq(sum.sha256, hex, "%s: the stream's SHA-256 is not the text's", path);
+	cr_expect_eq(sum.bytes, n, "%s: the stream counted %llu bytes, not %zu", path, sum.bytes, n);
 }
 
 static void S_same(const char *a, const char *b)

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "hashgen.h"
+#include "results.h"
 #include "support.h"
 
 #define DATA HBT_FIXTURES "/data"
@@ -74,7 +75,7 @@ static char *S_shortest(double v)
 	return t;
 }
 
-/* The row of results.json for a record of the site. */
+/* The row of the downloads (every part joined) for a record of the site. */
 static json_t *S_result(json_t *results, const char *record)
 {
 	json_t *f;
@@ -82,7 +83,7 @@ static json_t *S_result(json_t *results, const char *record)
 	json_array_foreach(json_object_get(results, "figures"), i, f)
 		if (strcmp(json_string_value(json_object_get(f, "record")), record) == 0)
 			return f;
-	cr_assert_fail("no figure of %s in results.json", record);
+	cr_assert_fail("no figure of %s in the downloads", record);
 	return NULL;
 }
 
@@ -99,9 +100,7 @@ Test(headline, comparison_page_and_downloads_use_the_records_headline)
 	want = json_real_value(json_object_get(json_object_get(rec, "headline"), "cycles_per_byte"));
 	cr_assert(want > 9 && want < 9.5, "the fixture's headline is 9.2 (mean 10.0): %g", want);
 
-	p = hb_path_join(site, "results.json");
-	results = json_load_file(p, 0, &err);
-	cr_assert_not_null(results, "%s", err.text);
+	results = hbt_results_json(site);
 	f = S_result(results, LITCHI_64K);
 	cr_expect_eq(json_real_value(json_object_get(f, "headline_cycles_per_byte")), want,
 		"the headline at full precision, as the record has it");
@@ -109,7 +108,6 @@ Test(headline, comparison_page_and_downloads_use_the_records_headline)
 		"min-of-pass-minima");
 	cr_expect_gt(json_real_value(json_object_get(f, "cycles_per_byte")), 10.0,
 		"the guide's mean stays as it was");
-	free(p);
 
 	/* the page's CSV carries the same figure, with its interval's bounds and state */
 	p = hb_path_join(site, "x86_1/hash-15.csv");

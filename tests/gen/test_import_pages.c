@@ -14,6 +14,7 @@
 
 #include "hashgen.h"
 #include "pages.h"
+#include "results.h"
 #include "support.h"
 
 #define TEMPLATES HBT_SOURCE_DIR "/templates"
@@ -232,11 +233,11 @@ Test(import_pages, a_changed_or_missing_original_is_shown)
 Test(import_pages, both_systems_on_the_index_and_in_the_downloads)
 {
 	char *data = S_data("imp-index"), *warn = S_render(data, 1);
-	char *index = S_page(data, "index.html"), *csv = S_page(data, "results.csv");
+	char *index = S_page(data, "index.html"), *site = hb_sprintf("%s/../site", data);
+	char *csv = hbt_results_csv(site);
 	char *line, *save = NULL;
 	size_t ours = 0, theirs = 0;
 	json_t *j;
-	json_error_t err;
 
 	S_has(index, "<a href=\"arm_ngcc/index.html\">arm_ngcc</a>", "index.html");
 	S_has(index, "<a href=\"x86_1/index.html\">x86_1</a>", "index.html");
@@ -259,15 +260,13 @@ Test(import_pages, both_systems_on_the_index_and_in_the_downloads)
 	cr_expect_gt(ours, 0);
 	cr_expect_eq(theirs, 2);
 	free(csv);
-	csv = hb_sprintf("%s/../site/results.json", data);
-	j = json_load_file(csv, 0, &err);
-	cr_assert_not_null(j, "%s", err.text);
+	j = hbt_results_json(site);
 	cr_expect_eq(json_array_size(json_object_get(j, "systems")), 2);
 	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(json_object_get(
 		json_array_get(json_object_get(j, "systems"), 0), "description"), "measured_by"), "tool")),
 		"ngcc-harness");
 	json_decref(j);
-	free(csv);
+	free(site);
 	free(index);
 	free(warn);
 	free(data);
@@ -291,12 +290,23 @@ Test(import_pages, the_site_verifies_and_its_links_resolve)
 		char *dir = hb_sprintf("%s/%s", site, pages[i]);
 		*strrchr(dir, '/') = 0;
 		while ((p = strstr(p, "href=\"")) != NULL) {
-			char *href = p + 6, *end = strchr(href, '"'), *target;
+			char *href = p + 6, *end = strchr(href, '"'), *target, *frag;
 			p = end;
 			if (strncmp(href, "https://", 8) == 0 || strncmp(href, "http://", 7) == 0)
 				continue;
 			target = hb_sprintf("%s/%.*s", dir, (int)(end - href), href);
+			if ((frag = strchr(target, '#')) != NULL)
+				*frag++ = 0;
 			cr_expect(access(target, F_OK) == 0, "%s: %s leads nowhere", pages[i], target);
+			if (frag && access(target, F_OK) == 0) {
+				/* an anchor: an element of the target page has that id */
+				char *there, *id = hb_sprintf("id=\"%s\"", frag);
+				size_t tlen;
+				cr_assert_eq(hg_read_file(&there, &tlen, target), 0, "%s", hg_error_last());
+				cr_expect(strstr(there, id) != NULL, "%s: %s has no %s", pages[i], target, id);
+				free(id);
+				free(there);
+			}
 			free(target);
 		}
 		free(dir);

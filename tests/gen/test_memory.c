@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "hashgen.h"
+#include "results.h"
 #include "support.h"
 
 #define DATA HBT_FIXTURES "/data"
@@ -103,13 +104,10 @@ Test(memory, section_5_shows_the_exact_figures_of_current_evidence_and_dashes_of
 	free(md);
 	free(p);
 
-	/* results.json names each system's machine-speed readings, null for earlier evidence */
+	/* the downloads name each system's machine-speed readings, null for earlier evidence */
 	{
-		json_error_t jerr;
-		char *rp = hb_path_join(site, "results.json");
-		json_t *j = json_load_file(rp, 0, &jerr), *sys, *one;
+		json_t *j = hbt_results_json(site), *sys, *one;
 		size_t k, seen = 0;
-		cr_assert_not_null(j, "%s: %s", rp, jerr.text);
 		sys = json_object_get(j, "systems");
 		json_array_foreach(sys, k, one) {
 			const char *name = json_string_value(json_object_get(one, "system"));
@@ -126,7 +124,6 @@ Test(memory, section_5_shows_the_exact_figures_of_current_evidence_and_dashes_of
 		}
 		cr_expect_eq(seen, 2);
 		json_decref(j);
-		free(rp);
 	}
 
 	/* the comparison page carries stack and heap peak where it shows peak RSS */

@@ -83,9 +83,19 @@ static void S_check_links(xmlNodePtr n, const char *page_dir, const char *file, 
 				if (v) {
 					const char *href = (const char *)v;
 					if (strncmp(href, "https://", 8) && strncmp(href, "http://", 7)) {
-						char *target = hb_path_join(page_dir, href);
+						char *target = hb_path_join(page_dir, href), *frag;
+						if ((frag = strchr(target, '#')) != NULL)
+							*frag++ = 0;
 						cr_expect(access(target, F_OK) == 0, "%s: link %s resolves to nothing",
 							file, href);
+						if (frag && access(target, F_OK) == 0) {
+							/* an anchor: an element of the target has that id */
+							char *text = S_read(target), *id = hb_sprintf("id=\"%s\"", frag);
+							cr_expect(strstr(text, id) != NULL, "%s: link %s: no %s there",
+								file, href, id);
+							free(id);
+							free(text);
+						}
 						cr_expect(href[0] != '/', "%s: link %s is not relative", file, href);
 						free(target);
 						(*links)++;

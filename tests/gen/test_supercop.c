@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hashgen.h"
+#include "results.h"
 #include "support.h"
 
 #define DATA HBT_FIXTURES "/supercop"
@@ -174,13 +175,13 @@ Test(supercop, the_comparison_page_holds_both_corpora_by_digest_length)
 
 Test(supercop, downloads_carry_the_path_and_compiler)
 {
-	char *csv = S_page("results.csv"), *page = S_page("x86_1/sha256.csv");
+	char *csv = hbt_results_csv(S_site()), *page = S_page("x86_1/sha256.csv");
 	EXPECT_HAS(csv, ",record,record_sha256,supercop_path,supercop_compiler,unit\r\n");
 	EXPECT_HAS(csv, "sha256.ref__hash_4096.json,");
 	EXPECT_HAS(csv, ",crypto_hash/sha256/ref," O3 ",cycles\r\n");
 	EXPECT_HAS(page, ",crypto_hash/sha256/ref," O3 ",cycles\r\n");
 	free(csv);
-	csv = S_page("results.json");
+	csv = S_page("x86_1/results-001.json");
 	EXPECT_HAS(csv, "\"supercop_path\": \"crypto_hash/sha256/ref\", \"supercop_compiler\": \"" O3
 		"\", \"unit\": \"cycles\"}");
 	EXPECT_HAS(csv, "\"supercop_path\": null, \"supercop_compiler\": null, \"unit\": \"cycles\"}");

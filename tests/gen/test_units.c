@@ -16,6 +16,7 @@
 #include "golden.h"
 #include "hashgen.h"
 #include "pages.h"
+#include "results.h"
 #include "support.h"
 
 #define DATA HBT_FIXTURES "/data"
@@ -191,7 +192,7 @@ Test(units, cntvct_evidence_of_an_earlier_version_is_counter_ticks)
 	EXPECT_HAS(page, "It is not the core's clock: it ticks at its own rate (62.5 MHz)");
 	EXPECT_HAS(page, "Mean ticks = Σticks / Σcalls; ticks/byte = mean ticks / message bytes");
 	free(page);
-	page = S_page(site, "results.csv");
+	page = hbt_results_csv(site);
 	EXPECT_HAS(page, ",unit\r\n");
 	cr_expect(strstr(page, ",cycles\r\n") == NULL, "a figure of arm_1 in the downloads is "
 		"called cycles");
@@ -240,7 +241,7 @@ Test(units, core_hz_gives_cycles_as_ticks_times_core_hz_over_the_counters_rate)
 		"2710000000 / 62500000 (43.36 cycles a tick).");
 	free(page);
 	/* the downloads carry the converted figure at full precision */
-	page = S_page(site, "results.csv");
+	page = hbt_results_csv(site);
 	{
 		char *at = strstr(page, "data/" RECORD), *line, *f;
 		double mean;
