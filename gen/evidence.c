@@ -111,17 +111,12 @@ out:
 
 static int S_load_sums(hg_system *s)
 {
-	char *path = hg_xprintf("%s/SHA256SUMS", s->dir), *text;
-	size_t len;
-	int rc;
+	char *path = hg_xprintf("%s/SHA256SUMS", s->dir);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
 
-	if (hg_read_file(&text, &len, path) != 0) {
-		/* no SHA256SUMS: every file will show as unlisted */
-		free(path);
-		return 0;
-	}
-	rc = hg_sums_parse(s, text, path);
-	free(text);
+	/* no SHA256SUMS: every file will show as unlisted */
+	if (fd >= 0)
+		rc = hg_sums_load(s, fd, path);
 	free(path);
 	return rc;
 }
@@ -355,10 +350,7 @@ static void S_system_clear(hg_system *s)
 	hg_strv_free(s->algorithms);
 	hg_import_free(s->imported);
 	hg_sentinel_free(s->sentinel);
-	for (i = 0; i < s->nsums; i++) {
-		free(s->sums[i].path);
-	}
-	free(s->sums);
+	hg_sumindex_free(s->sums);
 }
 
 static int S_cmp_entry(const void *a, const void *b)

@@ -120,10 +120,15 @@ typedef struct {
 	struct hg_sc_primitive *supercop; /* a SUPERCOP primitive; NULL: an NGCC algorithm */
 } hg_entry;
 
+/* One line of SHA256SUMS. */
 typedef struct {
 	char *path;
-	char sha256[65];       /* inline: one allocation less per line of a large SHA256SUMS */
+	char sha256[65];       /* inline: one allocation less per line */
 } hg_sum;
+
+/* A system's SHA256SUMS as hashgen keeps it (evidence_sums.c): the system's own lines, and for
+ * each algorithm's folder where its lines lie in the file, read back when its page is built. */
+struct hg_sumindex;
 
 typedef struct {
 	char *name, *dir;      /* "x86_1", "data/x86_1" */
@@ -152,8 +157,7 @@ typedef struct {
 	char *sandbox;         /* what protected the machine: the method page's paragraph */
 	int sandbox_off;       /* 1: measured with --no-sandbox, 0: sandboxed, -1: not recorded */
 	char *schedule;        /* how the campaign was scheduled: the method page's sentences */
-	hg_sum *sums;          /* sorted by path */
-	size_t nsums;
+	struct hg_sumindex *sums; /* SHA256SUMS (hg_sums_load); NULL: there is none */
 	char **algorithms;     /* ids with evidence on this system, sorted, NULL-terminated */
 	size_t nalgorithms;
 	char system_sha256[65];
@@ -192,7 +196,7 @@ typedef struct hg_import {
 } hg_import;
 
 /* system.json's "measured_by" (NULL or absent: measured by hashbench) into s->imported, with
- * the tool's method page and the system's originals checked against s->sums; file names
+ * the tool's method page and the system's originals checked against SHA256SUMS; file names
  * system.json in messages. */
 int hg_import_load(hg_system *s, json_t *measured_by, const char *file);
 void hg_import_free(hg_import *im);
@@ -312,6 +316,8 @@ typedef struct {
 	hg_evfile *files;      /* every evidence file of the algorithm, sorted by path */
 	size_t nfiles;
 	char *manifest;        /* kat/<id>/kat.sha256 when present */
+	hg_sum *sums;          /* SHA256SUMS's lines of its folders, sorted by path (hg_sums_of) */
+	size_t nsums;
 	int dir_fd[3];         /* kat/<id>, records/<id> and HG_ORIGINALS/<id>, open until
 	                        * hg_sysalg_clear (-1: none) */
 } hg_sysalg;
@@ -329,24 +335,49 @@ int hg_data_load(hg_data **out, const char *data_dir);
 void hg_data_free(hg_data *d);
 const hg_entry *hg_data_entry(const hg_data *d, const char *id);
 int hg_system_has(const hg_system *s, const char *id);
-/* The SHA256SUMS line of a path (NULL: unlisted); the first index of paths >= prefix. */
-const char *hg_system_sum(const hg_system *s, const char *rel);
-size_t hg_system_sum_lower(const hg_system *s, const char *key);
 int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const char *id);
 void hg_sysalg_clear(hg_sysalg *sa);
-/* Set f's SHA256SUMS line and state from its path and SHA-256. */
-void hg_evfile_check(hg_evfile *f, const hg_system *s);
-/* Append the files SHA256SUMS lists for the algorithm that are not among *files (state
- * HG_SUM_MISSING), then sort *files by path. */
-void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const char *id);
+/* Set f's SHA256SUMS line and state from its path and SHA-256, against the lines v (sorted by
+ * path) that hold it: an algorithm's (hg_sums_of), or the system's own (hg_sums_system). */
+void hg_evfile_check(hg_evfile *f, const hg_sum *v, size_t n);
+/* Append the files of the algorithm that v, its SHA256SUMS lines (hg_sums_of), lists and that
+ * are not among *files (state HG_SUM_MISSING), then sort *files by path. */
+void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const char *id,
+	const hg_sum *v, size_t nv);
 /* Free what the loading thread keeps between calls (its read buffer). */
 void hg_evidence_release(void);
+
+/* ---- SHA256SUMS (evidence_sums.c; hg_sums_of in evidence_algorithm.c) ---- */
+
 /* A path inside a system folder as SHA256SUMS or a walk gives it: relative, without "." or ".."
  * or empty components. */
 int hg_sums_path_ok(const char *p);
-/* A SHA256SUMS text (cut into lines in place) into s->sums, sorted by path; path names the file
- * in messages. hg_data_load reads each system's with it; the fuzz harness calls it directly. */
-int hg_sums_parse(hg_system *s, char *text, const char *path);
+/* SHA256SUMS read from fd, which it takes (kept open to read lines back), into s->sums: every
+ * line checked; the system's own lines kept, sorted by path; of the lines under kat/<id>/,
+ * records/<id>/ and HG_ORIGINALS/<id>/ only where they lie. path names the file in messages.
+ * A file that cannot be read is no SHA256SUMS (0, s->sums left NULL: every file unlisted).
+ * hg_data_load reads each system's with it; the fuzz harness calls it directly. */
+int hg_sums_load(hg_system *s, int fd, const char *path);
+void hg_sumindex_free(struct hg_sumindex *x);
+/* The lines whose path starts with prefix, sorted by path (the lines of one path in their order
+ * in the file), those in an algorithm's folder read back from the file: any number of threads
+ * at once. Fails, naming the file, when SHA256SUMS changed since it was loaded. *out is the
+ * caller's, freed with hg_sums_free. */
+int hg_sums_under(hg_sum **out, size_t *n, const hg_system *s, const char *prefix);
+/* The lines of every evidence folder of algorithm id (hg_evidence_kinds), sorted by path. */
+int hg_sums_of(hg_sum **out, size_t *n, const hg_system *s, const char *id);
+void hg_sums_free(hg_sum *v, size_t n);
+/* The system's own lines (outside the algorithms' folders), sorted by path; borrowed from s. */
+const hg_sum *hg_sums_system(const hg_system *s, size_t *n);
+/* Among v, sorted by path: the SHA-256 of rel (NULL: unlisted); the first index whose path is
+ * >= key. */
+const char *hg_sums_find(const hg_sum *v, size_t n, const char *rel);
+size_t hg_sums_lower(const hg_sum *v, size_t n, const char *key);
+/* Sort v by path, the lines of one path keeping their order. */
+void hg_sums_sort(hg_sum *v, size_t n);
+/* The SHA-256 SHA256SUMS lists for any path into out ("" when unlisted); an algorithm's file's
+ * is read back (hg_sums_under; prefer hg_sums_of for many files). */
+int hg_system_sum(char out[65], const hg_system *s, const char *rel);
 
 /* ---- the reading primitives (evidence_io.c); file names the file in messages ---- */
 

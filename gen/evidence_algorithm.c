@@ -207,6 +207,7 @@ void hg_sysalg_clear(hg_sysalg *sa)
 		free(sa->files[i].file);
 	free(sa->files);
 	free(sa->manifest);
+	hg_sums_free(sa->sums, sa->nsums);
 	if (sa->dir_fd[0] > 0)
 		close(sa->dir_fd[0]);
 	if (sa->dir_fd[1] > 0)
@@ -251,7 +252,7 @@ static int S_load_folder(hg_sysalg *sa, const hg_data *d, const hg_system *s, co
 		f->size = (unsigned long long)st.st_size;
 		f->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
 		hg_sha256_hex(f->sha256, text, len);
-		hg_evfile_check(f, s);
+		hg_evfile_check(f, sa->sums, sa->nsums);
 		if (slot < 2 && nl > 5 && strcmp(names[i] + nl - 5, ".json") == 0) {
 			json_t *j = hg_ev_parse(full, text, len);
 			if (!j) {
@@ -291,7 +292,8 @@ static int S_cmp_file(const void *a, const void *b)
 {
 	return strcmp(((const hg_evfile *)a)->file, ((const hg_evfile *)b)->file);
 }
-void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const char *id)
+void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const char *id,
+	const hg_sum *v, size_t nv)
 {
 	const char *kinds[3];
 	size_t i, k, present = *n, t, nkinds = hg_evidence_kinds(s, kinds);
@@ -299,19 +301,19 @@ void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const
 	for (t = 0; t < nkinds; t++) {
 		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
 		size_t plen = strlen(prefix);
-		for (i = hg_system_sum_lower(s, prefix);
-			i < s->nsums && strncmp(s->sums[i].path, prefix, plen) == 0; i++) {
+		for (i = hg_sums_lower(v, nv, prefix); i < nv && strncmp(v[i].path, prefix, plen) == 0;
+			i++) {
 			hg_evfile *f;
 			int seen = 0;
 			for (k = 0; k < present && !seen; k++)
-				seen = strcmp((*files)[k].file, s->sums[i].path) == 0;
+				seen = strcmp((*files)[k].file, v[i].path) == 0;
 			if (seen)
 				continue;
 			*files = realloc(*files, (*n + 1) * sizeof(hg_evfile));
 			f = &(*files)[(*n)++];
 			memset(f, 0, sizeof(*f));
-			f->file = hg_xstrdup(s->sums[i].path);
-			memcpy(f->listed, s->sums[i].sha256, 65);
+			f->file = hg_xstrdup(v[i].path);
+			memcpy(f->listed, v[i].sha256, 65);
 			f->state = HG_SUM_MISSING;
 		}
 		free(prefix);
@@ -320,16 +322,51 @@ void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const
 		qsort(*files, *n, sizeof(hg_evfile), S_cmp_file);
 }
 
+int hg_sums_of(hg_sum **out, size_t *n, const hg_system *s, const char *id)
+{
+	const char *kinds[3];
+	size_t t, nkinds = hg_evidence_kinds(s, kinds);
+
+	*out = NULL;
+	*n = 0;
+	for (t = 0; t < nkinds; t++) {
+		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
+		hg_sum *v;
+		size_t nv;
+		int rc = hg_sums_under(&v, &nv, s, prefix);
+		free(prefix);
+		if (rc != 0) {
+			hg_sums_free(*out, *n);
+			*out = NULL;
+			*n = 0;
+			return -1;
+		}
+		if (nv) {
+			*out = realloc(*out, (*n + nv) * sizeof(hg_sum));
+			if (!*out) {
+				fprintf(stderr, "hashgen: out of memory\n");
+				exit(1);
+			}
+			memcpy(*out + *n, v, nv * sizeof(hg_sum));
+			*n += nv;
+		}
+		free(v);
+	}
+	hg_sums_sort(*out, *n);
+	return 0;
+}
+
 int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const char *id)
 {
 	memset(out, 0, sizeof(*out));
 	out->dir_fd[0] = out->dir_fd[1] = out->dir_fd[2] = -1;
-	if (S_load_folder(out, d, s, id, "kat", 0) != 0 ||
+	if (hg_sums_of(&out->sums, &out->nsums, s, id) != 0 ||
+		S_load_folder(out, d, s, id, "kat", 0) != 0 ||
 		S_load_folder(out, d, s, id, "records", 1) != 0 ||
 		(s->imported && S_load_folder(out, d, s, id, HG_ORIGINALS, 2) != 0)) {
 		hg_sysalg_clear(out);
 		return -1;
 	}
-	hg_evidence_missing(&out->files, &out->nfiles, s, id);
+	hg_evidence_missing(&out->files, &out->nfiles, s, id, out->sums, out->nsums);
 	return 0;
 }

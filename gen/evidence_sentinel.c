@@ -175,8 +175,10 @@ static int S_campaign(hg_sentinel *t, json_t *cs, const char *file)
 int hg_sentinel_load(hg_system *s, json_t *campaign_sentinel, const char *sysfile)
 {
 	char *path = hg_xprintf("%s/sentinel.json", s->dir), *text = NULL;
-	size_t len = 0;
-	int have = access(path, F_OK) == 0, listed = hg_system_sum(s, "sentinel.json") != NULL;
+	size_t len = 0, nown;
+	const hg_sum *own = hg_sums_system(s, &nown);
+	const char *sum = hg_sums_find(own, nown, "sentinel.json");
+	int have = access(path, F_OK) == 0, listed = sum != NULL;
 	int rc = -1;
 	hg_sentinel *t;
 
@@ -199,9 +201,9 @@ int hg_sentinel_load(hg_system *s, json_t *campaign_sentinel, const char *sysfil
 		if (hg_read_file(&text, &len, path) != 0 || hg_sentinel_parse(t, text, len, path) != 0)
 			goto out;
 		hg_sha256_hex(t->file.sha256, text, len);
-		hg_evfile_check(&t->file, s);
+		hg_evfile_check(&t->file, own, nown);
 	} else if (listed) {
-		memcpy(t->file.listed, hg_system_sum(s, "sentinel.json"), 65);
+		memcpy(t->file.listed, sum, 65);
 		t->file.state = HG_SUM_MISSING;
 	}
 	if (campaign_sentinel && !json_is_null(campaign_sentinel) &&

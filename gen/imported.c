@@ -62,9 +62,10 @@ static int S_has_file(const hg_import *im, const char *rel)
 static int S_original(hg_import *im, const hg_system *s, const char *rel, char **text)
 {
 	char *path = hg_xprintf("%s/%s", s->dir, rel), *data = NULL;
+	const hg_sum *own;
 	hg_evfile *f;
 	struct stat st;
-	size_t len;
+	size_t len, nown;
 	int rc = 0;
 
 	if (text)
@@ -95,7 +96,9 @@ static int S_original(hg_import *im, const hg_system *s, const char *rel, char *
 	f->ino = (unsigned long long)st.st_ino;
 	f->size = (unsigned long long)st.st_size;
 	hg_sha256_hex(f->sha256, data, len);
-	hg_evfile_check(f, s);
+	/* method.md and the files of imported/ outside records/: the system's own lines */
+	own = hg_sums_system(s, &nown);
+	hg_evfile_check(f, own, nown);
 	if (text) {
 		*text = data;
 		data = NULL;
@@ -134,7 +137,8 @@ static int S_originals(hg_import *im, const hg_system *s)
 	char *dir = hg_xprintf("%s/imported", s->dir), *path;
 	DIR *d;
 	struct dirent *de;
-	size_t i;
+	const hg_sum *own;
+	size_t i, nown;
 	int rc;
 
 	if (S_original(im, s, "method.md", &im->method) != 0) {
@@ -156,8 +160,10 @@ static int S_originals(hg_import *im, const hg_system *s)
 	if (d)
 		closedir(d);
 	free(dir);
-	for (i = 0; i < s->nsums && rc == 0; i++) {
-		const char *rel = s->sums[i].path;
+	/* the originals lie outside the algorithms' folders: among the system's own lines */
+	own = hg_sums_system(s, &nown);
+	for (i = 0; i < nown && rc == 0; i++) {
+		const char *rel = own[i].path;
 		if (!S_system_original(rel) || S_has_file(im, rel))
 			continue;
 		if ((rc = S_original(im, s, rel, NULL)) == 0 && !S_has_file(im, rel)) {
@@ -166,7 +172,7 @@ static int S_originals(hg_import *im, const hg_system *s)
 			f = &im->files[im->nfiles++];
 			memset(f, 0, sizeof(*f));
 			f->file = hg_xstrdup(rel);
-			memcpy(f->listed, s->sums[i].sha256, 65);
+			memcpy(f->listed, own[i].sha256, 65);
 			f->state = HG_SUM_MISSING;
 		}
 	}

@@ -148,7 +148,7 @@ static void S_scan_free(S_scanned *sc, size_t n)
  * downloads it links to, the systems that list the algorithm (breadcrumb), every file with its
  * SHA-256 and every SHA256SUMS line. */
 static void S_key(char out[65], const hg_algpages *c, const hg_system *s, const char *id,
-	const hg_evfile *files, size_t n)
+	const hg_evfile *files, size_t n, const hg_sum *sums, size_t nsums)
 {
 	static const char digits[] = "0123456789abcdef";
 	const hg_entry *e = hg_data_entry(c->d, id);
@@ -197,10 +197,10 @@ static void S_key(char out[65], const hg_algpages *c, const hg_system *s, const 
 	for (t = 0; t < nkinds; t++) {
 		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
 		size_t plen = strlen(prefix);
-		for (i = hg_system_sum_lower(s, prefix);
-			i < s->nsums && strncmp(s->sums[i].path, prefix, plen) == 0; i++) {
-			EVP_DigestUpdate(ctx, s->sums[i].path, strlen(s->sums[i].path) + 1);
-			EVP_DigestUpdate(ctx, s->sums[i].sha256, 64);
+		for (i = hg_sums_lower(sums, nsums, prefix);
+			i < nsums && strncmp(sums[i].path, prefix, plen) == 0; i++) {
+			EVP_DigestUpdate(ctx, sums[i].path, strlen(sums[i].path) + 1);
+			EVP_DigestUpdate(ctx, sums[i].sha256, 64);
 		}
 		free(prefix);
 	}
@@ -258,7 +258,8 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 {
 	const hg_cpage *cp = &j->cp;
 	hg_evfile *files;
-	size_t n = 0, i;
+	hg_sum *sums;
+	size_t n = 0, i, nsums;
 	char *page;
 	struct stat st;
 	int ok;
@@ -271,6 +272,8 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 	free(page);
 	if (!ok)
 		return 0;
+	if (hg_sums_of(&sums, &nsums, j->s, j->id) != 0)
+		return -1;
 	files = calloc(nsc + 1, sizeof(hg_evfile));
 	for (ok = 1, i = 0; i < nsc && ok; i++) {
 		char *path = hg_xprintf("%s/%s", j->s->name, sc[i].rel);
@@ -295,13 +298,13 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 				free(text);
 			}
 		}
-		hg_evfile_check(f, j->s);
+		hg_evfile_check(f, sums, nsums);
 	}
 	if (ok) {
 		if (nsc != cp->nfiles)
 			j->files_changed = 1;
-		hg_evidence_missing(&files, &n, j->s, j->id);
-		S_key(j->own, c, j->s, j->id, files, n);
+		hg_evidence_missing(&files, &n, j->s, j->id, sums, nsums);
+		S_key(j->own, c, j->s, j->id, files, n, sums, nsums);
 		ok = strcmp(j->own, cp->own) == 0;
 	}
 	if (ok) {
@@ -315,6 +318,7 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 	for (i = 0; i < n; i++)
 		free(files[i].file);
 	free(files);
+	hg_sums_free(sums, nsums);
 	return ok;
 }
 
@@ -377,7 +381,7 @@ static int S_own(hg_algpages *c, S_job *j)
 	j->sa = sa;
 	if (S_file_warnings(c, j, sa->files, sa->nfiles) != 0)
 		return -1;
-	S_key(j->own, c, j->s, j->id, sa->files, sa->nfiles);
+	S_key(j->own, c, j->s, j->id, sa->files, sa->nfiles, sa->sums, sa->nsums);
 	S_remember_loaded(j, sa->files, sa->nfiles);
 	return hg_figs_of(&j->figs, &j->nfigs, c->d, j->s, j->id, sa);
 }

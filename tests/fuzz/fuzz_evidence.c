@@ -100,7 +100,8 @@ static void S_load(void)
 		return;
 	for (i = 0; i < d->nsystems; i++) {
 		const hg_system *s = &d->systems[i];
-		hg_system_sum(s, "system.json");
+		char sum[65];
+		hg_system_sum(sum, s, "system.json");
 		if (s->sentinel && s->sentinel->traced) {
 			char *svg;
 			size_t len;
