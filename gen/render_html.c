@@ -13,6 +13,9 @@
 #include "render.h"
 
 #define X(s) ((const xmlChar *)(s))
+/* Where the body (or a table's rows) goes in a serialised frame: a comment no escaped text can
+ * spell. */
+#define S_MARK "hg-main-blocks"
 
 static const char *S_marks[] = { "title", "breadcrumb", "main", "footer", "stylesheet" };
 #define NMARKS 5
@@ -143,12 +146,25 @@ typedef struct {
 	int tables;            /* under the current heading */
 } S_names;
 
-static void S_table(xmlNodePtr parent, const hg_node *t, S_names *names)
+/* A row of a table into section (a header row's cells are th with scope). */
+static void S_row(xmlNodePtr section, const hg_node *row, int header)
 {
-	xmlNodePtr wrap = S_el(parent, "div", "table-wrap");
-	xmlNodePtr table, section, tr, cell;
-	const hg_node *row, *c;
-	int header = 1;
+	xmlNodePtr tr = S_el(section, "tr", row->cls), cell;
+	const hg_node *c;
+	for (c = row->first; c; c = c->next) {
+		cell = S_el(tr, header ? "th" : "td", c->level ? "num" : c->cls);
+		if (header)
+			xmlNewProp(cell, X("scope"), X("col"));
+		S_inlines(cell, c);
+	}
+}
+
+/* A table's frame under parent: its wrapper, the table, the header row in thead, and (when it
+ * has a header row) the empty tbody its other rows go in, returned; NULL when it has no rows. */
+static xmlNodePtr S_table_frame(xmlNodePtr parent, const hg_node *t, S_names *names,
+	xmlNodePtr *wrapper)
+{
+	xmlNodePtr wrap = S_el(parent, "div", "table-wrap"), table;
 	char label[320];
 
 	names->tables++;
@@ -163,89 +179,156 @@ static void S_table(xmlNodePtr parent, const hg_node *t, S_names *names)
 	xmlNewProp(wrap, X("aria-label"), X(label));
 	xmlNewProp(wrap, X("tabindex"), X("0"));
 	table = S_el(wrap, "table", t->cls);
+	*wrapper = wrap;
+	if (!t->first) {
+		S_el(table, "thead", NULL);
+		return NULL;
+	}
+	S_row(S_el(table, "thead", NULL), t->first, 1);
+	return S_el(table, "tbody", NULL);
+}
 
-	section = S_el(table, "thead", NULL);
-	for (row = t->first; row; row = row->next) {
-		tr = S_el(section, "tr", row->cls);
-		for (c = row->first; c; c = c->next) {
-			cell = S_el(tr, header ? "th" : "td", c->level ? "num" : c->cls);
-			if (header)
-				xmlNewProp(cell, X("scope"), X("col"));
-			S_inlines(cell, c);
-		}
-		if (header) {
-			section = S_el(table, "tbody", NULL);
-			header = 0;
-		}
+static void S_table(xmlNodePtr parent, const hg_node *t, S_names *names)
+{
+	xmlNodePtr wrap, body = S_table_frame(parent, t, names, &wrap);
+	const hg_node *row;
+	for (row = t->first ? t->first->next : NULL; row; row = row->next)
+		S_row(body, row, 0);
+}
+
+static void S_blocks(xmlNodePtr parent, const hg_node *n, S_names *names);
+
+/* One block of the body under parent. */
+static void S_block(xmlNodePtr parent, const hg_node *c, S_names *names)
+{
+	const hg_node *item;
+	xmlNodePtr e;
+	char tag[4];
+	switch (c->type) {
+	case HG_HEADING:
+		names->heading[0] = 0;
+		names->tables = 0;
+		S_plain(names->heading, sizeof names->heading, c);
+		snprintf(tag, sizeof(tag), "h%d", c->level < 1 ? 1 : c->level > 6 ? 6 : c->level);
+		e = S_el(parent, tag, c->cls);
+		if (c->title)
+			xmlNewProp(e, X("id"), X(c->title));
+		S_inlines(e, c);
+		break;
+	case HG_PARA:
+		e = S_el(parent, "p", c->cls);
+		if (c->title) /* an anchor other pages link to */
+			xmlNewProp(e, X("id"), X(c->title));
+		S_inlines(e, c);
+		break;
+	case HG_LIST:
+		e = S_el(parent, c->level ? "ol" : "ul", c->cls);
+		for (item = c->first; item; item = item->next)
+			S_inlines(S_el(e, "li", item->cls), item);
+		break;
+	case HG_CODEBLOCK:
+		e = S_el(S_el(parent, "pre", c->cls), "code", NULL);
+		xmlAddChild(e, xmlNewText(X(c->text)));
+		break;
+	case HG_TABLE:
+		S_table(parent, c, names);
+		break;
+	case HG_DOC:
+		S_blocks(parent, c, names);
+		break;
+	default:
+		S_inline(S_el(parent, "p", NULL), c);
+		break;
 	}
 }
 
 static void S_blocks(xmlNodePtr parent, const hg_node *n, S_names *names)
 {
-	const hg_node *c, *item;
-	xmlNodePtr e;
-	char tag[4];
-	for (c = n->first; c; c = c->next) {
-		switch (c->type) {
-		case HG_HEADING:
-			names->heading[0] = 0;
-			names->tables = 0;
-			S_plain(names->heading, sizeof names->heading, c);
-			snprintf(tag, sizeof(tag), "h%d", c->level < 1 ? 1 : c->level > 6 ? 6 : c->level);
-			e = S_el(parent, tag, c->cls);
-			if (c->title)
-				xmlNewProp(e, X("id"), X(c->title));
-			S_inlines(e, c);
-			break;
-		case HG_PARA:
-			e = S_el(parent, "p", c->cls);
-			if (c->title) /* an anchor other pages link to */
-				xmlNewProp(e, X("id"), X(c->title));
-			S_inlines(e, c);
-			break;
-		case HG_LIST:
-			e = S_el(parent, c->level ? "ol" : "ul", c->cls);
-			for (item = c->first; item; item = item->next)
-				S_inlines(S_el(e, "li", item->cls), item);
-			break;
-		case HG_CODEBLOCK:
-			e = S_el(S_el(parent, "pre", c->cls), "code", NULL);
-			xmlAddChild(e, xmlNewText(X(c->text)));
-			break;
-		case HG_TABLE:
-			S_table(parent, c, names);
-			break;
-		case HG_DOC:
-			S_blocks(parent, c, names);
-			break;
-		default:
-			S_inline(S_el(parent, "p", NULL), c);
-			break;
-		}
-	}
+	const hg_node *c;
+	for (c = n->first; c; c = c->next)
+		S_block(parent, c, names);
 }
 
-int hg_render_html(char **out, size_t *len, const hg_page *page, const void *template)
-{
-	htmlDocPtr doc = xmlCopyDoc((xmlDocPtr)template, 1);
-	xmlNodePtr found[NMARKS] = { 0 };
-	const xmlChar *mem = NULL;
-	xmlOutputBufferPtr obuf;
-	char *href;
-	int size = 0, i;
 
-	if (!doc)
-		return hg_error_set("out of memory copying the page skeleton");
+/* A table into obuf row by row: its frame serialised around a mark where the rows go, each row's
+ * tree freed once written. */
+static void S_stream_table(xmlOutputBufferPtr obuf, htmlDocPtr doc, xmlNodePtr holder,
+	const hg_node *t, S_names *names)
+{
+	xmlNodePtr wrap, body = S_table_frame(holder, t, names, &wrap), rows, k;
+	xmlOutputBufferPtr frame = xmlAllocOutputBuffer(NULL);
+	const char *text, *mark;
+	const hg_node *row;
+
+	if (!frame) {
+		obuf->error = XML_ERR_NO_MEMORY; /* the page then fails, never half written */
+		return;
+	}
+	xmlAddChild(body, xmlNewComment(X(S_MARK)));
+	htmlNodeDumpFormatOutput(frame, doc, wrap, "UTF-8", 0);
+	text = (const char *)xmlOutputBufferGetContent(frame);
+	mark = text ? strstr(text, "<!--" S_MARK "-->") : NULL;
+	xmlUnlinkNode(wrap);
+	xmlFreeNode(wrap);
+	if (!mark) {
+		obuf->error = XML_ERR_NO_MEMORY;
+		xmlOutputBufferClose(frame);
+		return;
+	}
+	xmlOutputBufferWrite(obuf, (int)(mark - text), text);
+	rows = xmlNewDocNode(doc, NULL, X("tbody"), NULL);
+	for (row = t->first->next; row && rows; row = row->next) {
+		S_row(rows, row, 0);
+		while ((k = rows->children) != NULL) {
+			htmlNodeDumpFormatOutput(obuf, doc, k, "UTF-8", 0);
+			xmlUnlinkNode(k);
+			xmlFreeNode(k);
+		}
+	}
+	xmlFreeNode(rows);
+	xmlOutputBufferWriteString(obuf, mark + strlen("<!--" S_MARK "-->"));
+	xmlOutputBufferClose(frame);
+}
+
+/* The body into obuf block by block, each block's tree freed once written, so that a page of
+ * thousands of rows never stands whole as a tree: the bytes are those of the whole tree
+ * serialised without formatting, which is a node after another. */
+static void S_stream_blocks(xmlOutputBufferPtr obuf, htmlDocPtr doc, const hg_node *body)
+{
+	xmlNodePtr holder = xmlNewDocNode(doc, NULL, X("div"), NULL), k;
+	const hg_node *c;
+	S_names names;
+
+	memset(&names, 0, sizeof names);
+	for (c = body->first; c && holder; c = c->next) {
+		if (c->type == HG_TABLE && c->first)
+			S_stream_table(obuf, doc, holder, c, &names);
+		else
+			S_block(holder, c, &names);
+		while ((k = holder->children) != NULL) {
+			htmlNodeDumpFormatOutput(obuf, doc, k, "UTF-8", 0);
+			xmlUnlinkNode(k);
+			xmlFreeNode(k);
+		}
+	}
+	xmlFreeNode(holder);
+}
+
+/* The skeleton filled but for its body, serialised, split where the body goes. */
+static xmlOutputBufferPtr S_skeleton(htmlDocPtr doc, const hg_page *page, size_t *at)
+{
+	xmlNodePtr found[NMARKS] = { 0 };
+	xmlOutputBufferPtr head;
+	const char *text, *mark;
+	char *href;
+	int i;
+
 	S_find_marks(xmlDocGetRootElement(doc), found);
 	xmlNodeSetContent(found[0], NULL);
 	xmlAddChild(found[0], xmlNewText(X(page->title)));
 	if (page->breadcrumb)
 		S_inlines(found[1], page->breadcrumb);
-	{
-		S_names names;
-		memset(&names, 0, sizeof names);
-		S_blocks(found[2], page->body, &names);
-	}
+	xmlAddChild(found[2], xmlNewComment(X(S_MARK)));
 	if (page->footer)
 		S_inlines(found[3], page->footer);
 	href = malloc(strlen(page->root) + sizeof("style.css"));
@@ -259,25 +342,56 @@ int hg_render_html(char **out, size_t *len, const hg_page *page, const void *tem
 	 * document with an encoding keeps them; a buffer without an encoder copies them) */
 	if (!doc->encoding)
 		doc->encoding = xmlStrdup(X("UTF-8"));
-	obuf = xmlAllocOutputBuffer(NULL);
-	if (obuf)
-		htmlDocContentDumpFormatOutput(obuf, doc, "UTF-8", 0);
+	head = xmlAllocOutputBuffer(NULL);
+	if (!head)
+		return NULL;
+	htmlDocContentDumpFormatOutput(head, doc, "UTF-8", 0);
+	text = (const char *)xmlOutputBufferGetContent(head);
+	mark = head->error || !text ? NULL : strstr(text, "<!--" S_MARK "-->");
+	if (!mark) {
+		xmlOutputBufferClose(head);
+		return NULL;
+	}
+	*at = (size_t)(mark - text);
+	return head;
+}
+
+int hg_render_html(char **out, size_t *len, const hg_page *page, const void *template)
+{
+	htmlDocPtr doc = xmlCopyDoc((xmlDocPtr)template, 1);
+	xmlOutputBufferPtr obuf = NULL, head = NULL;
+	const char *text;
+	size_t at = 0, size;
+
+	if (!doc)
+		return hg_error_set("out of memory copying the page skeleton");
+	head = S_skeleton(doc, page, &at);
+	if (head)
+		obuf = xmlAllocOutputBuffer(NULL);
+	if (obuf) {
+		text = (const char *)xmlOutputBufferGetContent(head);
+		xmlOutputBufferWrite(obuf, (int)at, text);
+		S_stream_blocks(obuf, doc, page->body);
+		xmlOutputBufferWriteString(obuf, text + at + strlen("<!--" S_MARK "-->"));
+	}
 	xmlFreeDoc(doc);
+	if (head)
+		xmlOutputBufferClose(head);
 	if (!obuf || obuf->error) {
 		if (obuf)
 			xmlOutputBufferClose(obuf);
 		return hg_error_set("cannot serialise the page %s", page->title);
 	}
-	mem = xmlOutputBufferGetContent(obuf);
-	size = (int)xmlOutputBufferGetSize(obuf);
-	*out = malloc((size_t)size + 1);
+	text = (const char *)xmlOutputBufferGetContent(obuf);
+	size = xmlOutputBufferGetSize(obuf);
+	*out = malloc(size + 1);
 	if (!*out) {
 		xmlOutputBufferClose(obuf);
 		return hg_error_set("out of memory");
 	}
-	memcpy(*out, mem, (size_t)size);
+	memcpy(*out, text, size);
 	(*out)[size] = 0;
-	*len = (size_t)size;
+	*len = size;
 	xmlOutputBufferClose(obuf);
 	return 0;
 }

@@ -6,6 +6,7 @@
  * file in place (site_commit.c). */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -650,7 +651,7 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 		goto out;
 	S_collect_ids(&b);
 	S_plan(&b);
-	if (S_make_tmp(&b) != 0 || S_algorithm_pages(&b) != 0 || S_spanning(&b) != 0 ||
+	if (S_make_tmp(&b) != 0 || S_algorithm_pages(&b) != 0 || (malloc_trim(0), 0) || S_spanning(&b) != 0 ||
 		S_style_and_sitemap(&b) != 0)
 		goto out;
 	if (!o->render_only && S_put_in_place(&b) != 0)
