@@ -120,3 +120,44 @@ hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout)
 	*nout = m;
 	return out;
 }
+
+void hg_fig_md(hg_md *m, const hg_fig *f)
+{
+	char *v[S_NSTR];
+	size_t k;
+	S_strs((hg_fig *)f, v);
+	for (k = 0; k < S_NSTR; k++)
+		hg_md_str(m, v[k]);
+	hg_md_str(m, f->unit);
+	hg_md_int(m, (long long)f->message_bytes);
+	hg_md_int(m, f->output_bytes);
+	hg_md_int(m, f->ok);
+	hg_md_num(m, f->mean_cycles);
+	hg_md_num(m, f->cycles_per_byte);
+	hg_md_num(m, f->mean_ns);
+	hg_md_num(m, f->mb_per_s);
+	hg_md_num(m, f->headline_cycles);
+	hg_md_num(m, f->headline_cpb);
+	hg_md_int(m, (long long)f->headline_iv.state);
+	hg_md_num(m, f->headline_iv.low_cycles);
+	hg_md_num(m, f->headline_iv.high_cycles);
+	hg_md_num(m, f->headline_iv.low_cpb);
+	hg_md_num(m, f->headline_iv.high_cpb);
+	hg_md_num(m, f->headline_iv.half_pct);
+	hg_md_num(m, f->headline_iv.target_pct);
+	hg_md_int(m, (long long)f->calls);
+	hg_md_int(m, (long long)f->rounds);
+	hg_md_num(m, f->median_cycles);
+	hg_md_num(m, f->spread_pct);
+	hg_md_int(m, f->unstable);
+	hg_md_int(m, f->disturbed);
+	hg_md_int(m, f->static_bytes);
+	hg_md_int(m, f->baseline_rss_kib);
+	hg_md_int(m, f->peak_rss_kib);
+	hg_md_int(m, f->stack_bytes);
+	hg_md_int(m, f->heap_peak_bytes);
+	hg_md_int(m, f->heap_allocations);
+	hg_md_int(m, f->mmap_bytes);
+	hg_md_int(m, f->text_bytes);
+	hg_md_int(m, f->data_bytes);
+}

@@ -158,6 +158,54 @@ void hg_sha256_hex(char out[65], const void *data, size_t len)
 	out[64] = 0;
 }
 
+/* ---- digests of values (what a page shows), for the rebuild cache ---- */
+
+hg_md *hg_md_new(void)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1)
+		S_oom();
+	return (hg_md *)ctx;
+}
+
+void hg_md_bytes(hg_md *m, const void *data, size_t len)
+{
+	EVP_DigestUpdate((EVP_MD_CTX *)m, data, len);
+}
+
+void hg_md_str(hg_md *m, const char *s)
+{
+	/* NULL and "" differ; a string ends with its NUL so that "ab","c" is not "a","bc" */
+	if (s)
+		hg_md_bytes(m, s, strlen(s) + 1);
+	else
+		hg_md_bytes(m, "\1", 1);
+}
+
+void hg_md_num(hg_md *m, double v)
+{
+	hg_md_bytes(m, &v, sizeof(v));
+}
+
+void hg_md_int(hg_md *m, long long v)
+{
+	hg_md_bytes(m, &v, sizeof(v));
+}
+
+void hg_md_hex(hg_md *m, char out[65])
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char md[32];
+	unsigned int n = 32, i;
+	EVP_DigestFinal_ex((EVP_MD_CTX *)m, md, &n);
+	EVP_MD_CTX_free((EVP_MD_CTX *)m);
+	for (i = 0; i < 32; i++) {
+		out[2 * i] = digits[md[i] >> 4];
+		out[2 * i + 1] = digits[md[i] & 15];
+	}
+	out[64] = 0;
+}
+
 int hg_rm_rf(const char *path)
 {
 	struct stat st;

@@ -38,6 +38,16 @@ typedef struct {
 FILE *hg_gztwin_open_sum(const char *path, hg_filesum *sum);
 int hg_mkdirs(const char *path);
 void hg_sha256_hex(char out[65], const void *data, size_t len);
+/* The SHA-256 of values fed one by one (strings with their end, numbers as this machine holds
+ * them): digests of what a page shows, for the rebuild cache, never written into the site.
+ * hg_md_hex writes the hex digest and frees m. */
+typedef struct hg_md hg_md;
+hg_md *hg_md_new(void);
+void hg_md_bytes(hg_md *m, const void *data, size_t len);
+void hg_md_str(hg_md *m, const char *s);
+void hg_md_num(hg_md *m, double v);
+void hg_md_int(hg_md *m, long long v);
+void hg_md_hex(hg_md *m, char out[65]);
 int hg_rm_rf(const char *path);
 /* Append s to the NULL-terminated vector *v of *n strings; free it with hg_strv_free. */
 void hg_strv_push(char ***v, size_t *n, char *s);

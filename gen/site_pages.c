@@ -70,6 +70,7 @@ struct hg_algpages {
 	const char *site;   /* that site, when in_place */
 	char global[65];    /* digest of the generator and the templates the pages use */
 	hg_yardsticks *yards; /* per system */
+	char *yard_keys;    /* per system, 65 bytes each: the digest of its yardsticks */
 };
 
 typedef struct {
@@ -170,21 +171,8 @@ static void S_key(char out[65], const hg_algpages *c, const hg_system *s, const 
 		int len = snprintf(part, sizeof(part), "%zu", hg_part_of(s, id));
 		EVP_DigestUpdate(ctx, part, (size_t)len + 1);
 	}
-	{
-		/* the yardstick table: the baselines' figures on this system */
-		const hg_yardsticks *y = &c->yards[(size_t)(s - c->d->systems)];
-		char figures[HG_NYARD * HG_NSIZES * 128];
-		int len = 0, m, z;
-		for (m = 0; m < HG_NYARD; m++)
-			for (z = 0; z < HG_NSIZES; z++) {
-				const hg_headline_fig *h = &y->at[m][z];
-				len += snprintf(figures + len, sizeof(figures) - (size_t)len,
-					"%a %a %d %a %a %a %a %d\n", h->cpb, h->cycles, (int)h->iv.state,
-					h->iv.low_cpb, h->iv.high_cpb, h->iv.half_pct, h->iv.target_pct,
-					h->disturbed);
-			}
-		EVP_DigestUpdate(ctx, figures, (size_t)len);
-	}
+	/* the yardstick table: the baselines' figures on this system */
+	EVP_DigestUpdate(ctx, c->yard_keys + 65 * (size_t)(s - c->d->systems), 64);
 	for (k = 0; k < c->d->nsystems; k++)
 		if (hg_system_has(&c->d->systems[k], id))
 			EVP_DigestUpdate(ctx, c->d->systems[k].name, strlen(c->d->systems[k].name) + 1);
@@ -389,33 +377,32 @@ static int S_own(hg_algpages *c, S_job *j)
 /* The page's digest: its own inputs and what the "On other systems" table shows. */
 static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, size_t nall)
 {
-	size_t k, i, len = 0, cap = 256;
-	char *text = malloc(cap);
-	len += (size_t)snprintf(text, cap, "%s", j->own);
+	hg_md *m = hg_md_new();
+	size_t k, i;
+	hg_md_str(m, j->own);
 	for (k = 0; k < nall; k++)
 		for (i = 0; i < all[k].nfigs; i++) {
 			const hg_fig *f = &all[k].figs[i];
-			char *line;
-			int n;
 			if (!f->ok || (f->message_bytes != 32 && f->message_bytes != 65536))
 				continue;
-			n = asprintf(&line, "\n%s\t%s\t%s\t%llu\t%a\t%a\t%d\t%a\t%a\t%a\t%a\t%a\t%a"
-				"\t%d\t%d", all[k].system->name, f->instance, f->implementation,
-				f->message_bytes, f->headline_cpb, f->headline_cycles, (int)f->headline_iv.state,
-				f->headline_iv.low_cpb, f->headline_iv.high_cpb, f->headline_iv.low_cycles,
-				f->headline_iv.high_cycles, f->headline_iv.half_pct, f->headline_iv.target_pct,
-				f->disturbed, f->headline_estimator && strcmp(f->headline_estimator,
+			hg_md_str(m, all[k].system->name);
+			hg_md_str(m, f->instance);
+			hg_md_str(m, f->implementation);
+			hg_md_int(m, (long long)f->message_bytes);
+			hg_md_num(m, f->headline_cpb);
+			hg_md_num(m, f->headline_cycles);
+			hg_md_int(m, (long long)f->headline_iv.state);
+			hg_md_num(m, f->headline_iv.low_cpb);
+			hg_md_num(m, f->headline_iv.high_cpb);
+			hg_md_num(m, f->headline_iv.low_cycles);
+			hg_md_num(m, f->headline_iv.high_cycles);
+			hg_md_num(m, f->headline_iv.half_pct);
+			hg_md_num(m, f->headline_iv.target_pct);
+			hg_md_int(m, f->disturbed);
+			hg_md_int(m, f->headline_estimator && strcmp(f->headline_estimator,
 				HG_ESTIMATOR_MEAN) == 0);
-			if (n < 0)
-				continue;
-			while (len + (size_t)n + 1 > cap)
-				text = realloc(text, cap *= 2);
-			memcpy(text + len, line, (size_t)n + 1);
-			len += (size_t)n;
-			free(line);
 		}
-	hg_sha256_hex(out, text, len);
-	free(text);
+	hg_md_hex(m, out);
 }
 
 /* A page whose rows came from the cache with only those the spanning outputs read: all of them,
@@ -630,6 +617,7 @@ static int S_yardsticks(hg_algpages *c)
 	const hg_data *d = c->d;
 	size_t k;
 	c->yards = calloc(d->nsystems + 1, sizeof(hg_yardsticks));
+	c->yard_keys = calloc(d->nsystems + 1, 65);
 	for (k = 0; k < d->nsystems; k++) {
 		const hg_system *s = &d->systems[k];
 		hg_sysalg sm3, sha2;
@@ -645,6 +633,8 @@ static int S_yardsticks(hg_algpages *c)
 		hg_yardsticks_of(&c->yards[k], has_sm3 ? &sm3 : NULL, has_sha2 ? &sha2 : NULL);
 		hg_sysalg_clear(&sm3);
 		hg_sysalg_clear(&sha2);
+		hg_span_digest(c->yard_keys + 65 * k, "yardsticks", "", s, NULL, 0, &c->yards[k],
+			NULL, 0);
 	}
 	return 0;
 }
@@ -788,6 +778,7 @@ void hg_algpages_free(hg_algpages *c)
 		free(c->groups[i]);
 	free(c->groups);
 	free(c->yards);
+	free(c->yard_keys);
 	free(c->jobs);
 	free(c);
 }

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -159,70 +158,41 @@ int hg_imported_copy(const char *tmp, const hg_system *s)
 	return rc;
 }
 
-static void S_upd(EVP_MD_CTX *ctx, const char *s)
-{
-	EVP_DigestUpdate(ctx, s ? s : "\1", s ? strlen(s) + 1 : 1);
-}
-
 void hg_span_digest(char out[65], const char *what, const char *global, const hg_system *s,
 	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const char *const *ids,
 	size_t nids)
 {
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned char md[32];
-	unsigned int mdlen = 32;
+	hg_md *m = hg_md_new();
+	int compare = strcmp(what, "compare") == 0;
 	size_t i;
 
-	int compare = strcmp(what, "compare") == 0;
-
-	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
-	S_upd(ctx, what);
-	S_upd(ctx, global);
-	S_upd(ctx, s->name);
-	S_upd(ctx, s->system_sha256);
+	hg_md_str(m, what);
+	hg_md_str(m, global);
+	hg_md_str(m, s->name);
+	hg_md_str(m, s->system_sha256);
 	for (i = 0; i < nids; i++)
-		S_upd(ctx, ids[i]);
+		hg_md_str(m, ids[i]);
 	for (i = 0; y && i < HG_NYARD * HG_NSIZES; i++) {
 		const hg_headline_fig *h = &y->at[i / HG_NSIZES][i % HG_NSIZES];
-		char num[512];
-		int len = snprintf(num, sizeof(num), "%a %a %d %d %a %a %a %a %a %a %d %llu\n", h->cpb,
-			h->cycles, h->mean, (int)h->iv.state, h->iv.low_cycles, h->iv.high_cycles,
-			h->iv.low_cpb, h->iv.high_cpb, h->iv.half_pct, h->iv.target_pct, h->disturbed,
-			h->bytes);
-		EVP_DigestUpdate(ctx, num, (size_t)len);
+		hg_md_num(m, h->cpb);
+		hg_md_num(m, h->cycles);
+		hg_md_int(m, h->mean);
+		hg_md_int(m, (long long)h->iv.state);
+		hg_md_num(m, h->iv.low_cycles);
+		hg_md_num(m, h->iv.high_cycles);
+		hg_md_num(m, h->iv.low_cpb);
+		hg_md_num(m, h->iv.high_cpb);
+		hg_md_num(m, h->iv.half_pct);
+		hg_md_num(m, h->iv.target_pct);
+		hg_md_int(m, h->disturbed);
+		hg_md_int(m, (long long)h->bytes);
 	}
 	for (i = 0; i < n; i++) {
-		const hg_fig *f = rows[i];
-		char num[1024];
-		int len;
 		/* the comparison page reads a library's first row and its rows at 32 and 65536 B */
-		if (compare && i && hg_same_lib(rows[i - 1], f) && f->message_bytes != 32 &&
-			f->message_bytes != 65536)
+		if (compare && i && hg_same_lib(rows[i - 1], rows[i]) &&
+			rows[i]->message_bytes != 32 && rows[i]->message_bytes != 65536)
 			continue;
-		S_upd(ctx, f->system);
-		S_upd(ctx, f->algorithm);
-		S_upd(ctx, f->instance);
-		S_upd(ctx, f->implementation);
-		S_upd(ctx, f->status);
-		S_upd(ctx, f->kat);
-		S_upd(ctx, f->headline_estimator);
-		S_upd(ctx, f->supercop_path);
-		S_upd(ctx, f->compiler);
-		S_upd(ctx, f->unit);
-		len = snprintf(num, sizeof(num), "%llu %lld %d %a %a %a %a %a %a %d %a %a %a %a %a %a "
-			"%llu %zu %a %a %d %d %lld %lld %lld %lld %lld %lld %lld %lld %lld",
-			f->message_bytes, f->output_bytes, f->ok, f->mean_cycles, f->cycles_per_byte,
-			f->mean_ns, f->mb_per_s, f->headline_cycles, f->headline_cpb,
-			(int)f->headline_iv.state, f->headline_iv.low_cycles, f->headline_iv.high_cycles,
-			f->headline_iv.low_cpb, f->headline_iv.high_cpb, f->headline_iv.half_pct,
-			f->headline_iv.target_pct, f->calls, f->rounds, f->median_cycles, f->spread_pct,
-			f->unstable, f->disturbed, f->static_bytes, f->baseline_rss_kib, f->peak_rss_kib,
-			f->stack_bytes, f->heap_peak_bytes, f->heap_allocations, f->mmap_bytes,
-			f->text_bytes, f->data_bytes);
-		EVP_DigestUpdate(ctx, num, (size_t)len);
+		hg_fig_md(m, rows[i]);
 	}
-	EVP_DigestFinal_ex(ctx, md, &mdlen);
-	EVP_MD_CTX_free(ctx);
-	for (i = 0; i < 32; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	hg_md_hex(m, out);
 }
