@@ -121,6 +121,17 @@ hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout)
 	return out;
 }
 
+void hg_iv_md(hg_md *m, const hg_iv *iv)
+{
+	hg_md_int(m, (long long)iv->state);
+	hg_md_num(m, iv->low_cycles);
+	hg_md_num(m, iv->high_cycles);
+	hg_md_num(m, iv->low_cpb);
+	hg_md_num(m, iv->high_cpb);
+	hg_md_num(m, iv->half_pct);
+	hg_md_num(m, iv->target_pct);
+}
+
 void hg_fig_md(hg_md *m, const hg_fig *f)
 {
 	char *v[S_NSTR];
@@ -138,13 +149,7 @@ void hg_fig_md(hg_md *m, const hg_fig *f)
 	hg_md_num(m, f->mb_per_s);
 	hg_md_num(m, f->headline_cycles);
 	hg_md_num(m, f->headline_cpb);
-	hg_md_int(m, (long long)f->headline_iv.state);
-	hg_md_num(m, f->headline_iv.low_cycles);
-	hg_md_num(m, f->headline_iv.high_cycles);
-	hg_md_num(m, f->headline_iv.low_cpb);
-	hg_md_num(m, f->headline_iv.high_cpb);
-	hg_md_num(m, f->headline_iv.half_pct);
-	hg_md_num(m, f->headline_iv.target_pct);
+	hg_iv_md(m, &f->headline_iv);
 	hg_md_int(m, (long long)f->calls);
 	hg_md_int(m, (long long)f->rounds);
 	hg_md_num(m, f->median_cycles);

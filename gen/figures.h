@@ -95,8 +95,9 @@ const hg_fig *hg_figs_headline(const hg_fig *figs, size_t n);
 hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout);
 /* keep[i] (n of them): is figs[i] one of those rows? */
 void hg_figs_spanning_mask(const hg_fig *figs, size_t n, char *keep);
-/* Every field of a row a page can show, into a digest (figtable.c). */
+/* Every field of a row a page can show, or of an interval, into a digest (figtable.c). */
 void hg_fig_md(hg_md *m, const hg_fig *f);
+void hg_iv_md(hg_md *m, const hg_iv *iv);
 /* Median of the single-call samples and their interquartile range in % of it; -1: too few. */
 int hg_record_spread(const hg_record *r, double *median, double *pct);
 

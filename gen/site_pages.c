@@ -391,13 +391,7 @@ static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, siz
 			hg_md_int(m, (long long)f->message_bytes);
 			hg_md_num(m, f->headline_cpb);
 			hg_md_num(m, f->headline_cycles);
-			hg_md_int(m, (long long)f->headline_iv.state);
-			hg_md_num(m, f->headline_iv.low_cpb);
-			hg_md_num(m, f->headline_iv.high_cpb);
-			hg_md_num(m, f->headline_iv.low_cycles);
-			hg_md_num(m, f->headline_iv.high_cycles);
-			hg_md_num(m, f->headline_iv.half_pct);
-			hg_md_num(m, f->headline_iv.target_pct);
+			hg_iv_md(m, &f->headline_iv);
 			hg_md_int(m, f->disturbed);
 			hg_md_int(m, f->headline_estimator && strcmp(f->headline_estimator,
 				HG_ESTIMATOR_MEAN) == 0);

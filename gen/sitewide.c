@@ -177,13 +177,7 @@ void hg_span_digest(char out[65], const char *what, const char *global, const hg
 		hg_md_num(m, h->cpb);
 		hg_md_num(m, h->cycles);
 		hg_md_int(m, h->mean);
-		hg_md_int(m, (long long)h->iv.state);
-		hg_md_num(m, h->iv.low_cycles);
-		hg_md_num(m, h->iv.high_cycles);
-		hg_md_num(m, h->iv.low_cpb);
-		hg_md_num(m, h->iv.high_cpb);
-		hg_md_num(m, h->iv.half_pct);
-		hg_md_num(m, h->iv.target_pct);
+		hg_iv_md(m, &h->iv);
 		hg_md_int(m, h->disturbed);
 		hg_md_int(m, (long long)h->bytes);
 	}
