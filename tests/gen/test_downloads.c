@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -235,6 +236,107 @@ static void S_index_csv_and_nothing_whole(const char *site)
 	json_decref(index);
 }
 
+/* The site built on one thread and on three is the one built on two, byte for byte. */
+static void S_any_jobs_same_site(const char *data, const char *site, const char *root)
+{
+	static const int jobs[] = { 1, 3 };
+	size_t i;
+	for (i = 0; i < 2; i++) {
+		char *other = hb_sprintf("%s/site-jobs%d", root, jobs[i]), *cmd;
+		hg_site_opts o;
+		hg_site_stats st;
+		S_opts(&o, data, other);
+		o.jobs = jobs[i];
+		cr_assert_eq(hg_site_build(&st, &o), 0, "%s", hg_error_last());
+		cmd = hb_sprintf("diff -r '%s' '%s' >/dev/null", site, other);
+		cr_expect_eq(system(cmd), 0, "--jobs %d gives another site than --jobs 2: %s", jobs[i],
+			cmd);
+		free(cmd);
+		free(other);
+	}
+}
+
+static ino_t S_ino(const char *dir, const char *rel)
+{
+	char *p = hb_path_join(dir, rel);
+	struct stat st;
+	cr_assert_eq(stat(p, &st), 0, "%s", p);
+	free(p);
+	return st.st_ino;
+}
+
+/* The first record at 4096 B of algorithm id on system: its first cycle count gets a leading 1,
+ * and its SHA256SUMS line the new SHA-256. */
+static void S_change_record(const char *data, const char *system, const char *id)
+{
+	char *dir = hb_sprintf("%s/%s/records/%s", data, system, id), *name = NULL, *path, *text;
+	char *sums_path = hb_sprintf("%s/%s/SHA256SUMS", data, system), *sums, *line, *at, sha[65];
+	char *edited, *rel;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t len, slen;
+
+	cr_assert_not_null(d, "%s", dir);
+	while ((de = readdir(d)) != NULL && !name)
+		if (strstr(de->d_name, "__hash_4096.json"))
+			name = hb_sprintf("%s", de->d_name);
+	closedir(d);
+	cr_assert_not_null(name, "%s: no record at 4096 B", dir);
+	path = hb_path_join(dir, name);
+	text = S_read_len(dir, name, &len);
+	at = strstr(text, "\"cycles\": ");
+	cr_assert_not_null(at, "%s: no cycles", path);
+	at += strlen("\"cycles\": ");
+	edited = hb_sprintf("%.*s1%s", (int)(at - text), text, at);
+	hbt_write(path, edited, strlen(edited));
+	hg_sha256_hex(sha, edited, strlen(edited));
+	rel = hb_sprintf("  records/%s/%s\n", id, name);
+	sums = S_read_len(data, sums_path + strlen(data) + 1, &slen);
+	line = strstr(sums, rel);
+	cr_assert(line && line - sums >= 64, "%s does not list %s", sums_path, rel);
+	memcpy(line - 64, sha, 64);
+	hbt_write(sums_path, sums, slen);
+	free(rel);
+	free(sums);
+	free(edited);
+	free(text);
+	free(path);
+	free(name);
+	free(sums_path);
+	free(dir);
+}
+
+/* One record of the last algorithm of x86_1 changed (and its SHA256SUMS line): the rebuild in
+ * place writes that system's third part again and leaves its other parts and the other
+ * system's as they were (the same inodes), and the site is byte for byte a clean build's. */
+static void S_rebuild_rewrites_one_part(const char *data, const char *site, const char *root)
+{
+	static const char *const kept[] = { "x86_1/results-001.csv", "x86_1/results-002.json",
+		"arm_1/results-003.csv", "arm_1/compare.html", NULL };
+	char *fresh = hb_path_join(root, "fresh"), *cmd;
+	ino_t before[4], changed;
+	hg_site_opts o;
+	hg_site_stats st;
+	size_t i;
+
+	for (i = 0; kept[i]; i++)
+		before[i] = S_ino(site, kept[i]);
+	changed = S_ino(site, "x86_1/results-003.csv");
+	S_change_record(data, "x86_1", "hash-0230");
+	S_opts(&o, data, site);
+	cr_assert_eq(hg_site_build(&st, &o), 0, "%s", hg_error_last());
+	for (i = 0; kept[i]; i++)
+		cr_expect_eq(S_ino(site, kept[i]), before[i], "%s was written again", kept[i]);
+	cr_expect_neq(S_ino(site, "x86_1/results-003.csv"), changed,
+		"x86_1/results-003.csv, which holds the changed record, was not written again");
+	S_opts(&o, data, fresh);
+	cr_assert_eq(hg_site_build(&st, &o), 0, "%s", hg_error_last());
+	cmd = hb_sprintf("diff -r '%s' '%s' >/dev/null", site, fresh);
+	cr_expect_eq(system(cmd), 0, "the rebuild differs from a clean build: %s", cmd);
+	free(cmd);
+	free(fresh);
+}
+
 Test(downloads, a_field_of_230_algorithms_comes_in_parts_of_100, .timeout = HBT_TIMEOUT(600))
 {
 	char *root = hbt_tmpdir("downloads"), *data = hb_path_join(root, "data");
@@ -260,6 +362,8 @@ Test(downloads, a_field_of_230_algorithms_comes_in_parts_of_100, .timeout = HBT_
 	fclose(r);
 	cr_expect_eq(problems, 0, "%s", report);
 	free(report);
+	S_any_jobs_same_site(data, site, root);
+	S_rebuild_rewrites_one_part(data, site, root);
 	hg_rm_rf(root);
 	free(cmd);
 	free(site);
