@@ -10,7 +10,7 @@
 #include "sitewide.h"
 
 /* 5: doubles as C99 hex floats (%a), exact and several times faster to print and read than
- * %.17g; 6: the stat of each page, so that a page the cache does not describe is not reused;
+ * %.17g (since 10: the 16 hex digits of their bits); 6: the stat of each page, so that a page the cache does not describe is not reused;
  * 7: a SUPERCOP implementation's path and compiler setting; 8: the headline's interval (and
  * no headline of a page: the index takes it from the page's rows); 9: the unit of the figures;
  * 10: a folder, one file per page and the build's own digests in "meta". A cache of another
@@ -66,6 +66,29 @@ static char *S_get_str(const char *s)
 }
 
 /* A row as an R line, or an S line when the spanning outputs read it (hg_figs_spanning). */
+/* A double as the 16 hex digits of its bits: exact, and far cheaper to write and read than any
+ * decimal or %a (a clean build writes every row of the field into the cache). */
+static void S_put_dbl(FILE *f, double v)
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned long long bits;
+	char buf[18];
+	int i;
+	memcpy(&bits, &v, sizeof(bits));
+	buf[0] = '\t';
+	for (i = 16; i >= 1; i--, bits >>= 4)
+		buf[i] = digits[bits & 15];
+	fwrite(buf, 1, 17, f);
+}
+
+static double S_get_dbl(const char *s)
+{
+	unsigned long long bits = strtoull(s, NULL, 16);
+	double v;
+	memcpy(&v, &bits, sizeof(v));
+	return v;
+}
+
 static void S_put_fig(FILE *f, const hg_fig *r, int spanning)
 {
 	fputc(spanning ? 'S' : 'R', f);
@@ -79,16 +102,26 @@ static void S_put_fig(FILE *f, const hg_fig *r, int spanning)
 	S_put_str(f, r->supercop_path);
 	S_put_str(f, r->compiler);
 	S_put_str(f, r->unit);
-	fprintf(f, "\t%a\t%a", r->headline_cycles, r->headline_cpb);
-	fprintf(f, "\t%d\t%a\t%a\t%a\t%a\t%a\t%a", (int)r->headline_iv.state,
-		r->headline_iv.low_cycles, r->headline_iv.high_cycles, r->headline_iv.low_cpb,
-		r->headline_iv.high_cpb, r->headline_iv.half_pct, r->headline_iv.target_pct);
-	fprintf(f, "\t%llu\t%lld\t%d\t%a\t%a\t%a\t%a\t%llu\t%zu\t%a\t%a\t%d\t%d"
-		"\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", r->message_bytes, r->output_bytes, r->ok, r->mean_cycles,
-		r->cycles_per_byte, r->mean_ns, r->mb_per_s, r->calls, r->rounds, r->median_cycles,
-		r->spread_pct, r->unstable, r->disturbed, r->static_bytes, r->baseline_rss_kib,
-		r->peak_rss_kib, r->stack_bytes, r->heap_peak_bytes, r->heap_allocations, r->mmap_bytes,
-		r->text_bytes, r->data_bytes);
+	S_put_dbl(f, r->headline_cycles);
+	S_put_dbl(f, r->headline_cpb);
+	fprintf(f, "\t%d", (int)r->headline_iv.state);
+	S_put_dbl(f, r->headline_iv.low_cycles);
+	S_put_dbl(f, r->headline_iv.high_cycles);
+	S_put_dbl(f, r->headline_iv.low_cpb);
+	S_put_dbl(f, r->headline_iv.high_cpb);
+	S_put_dbl(f, r->headline_iv.half_pct);
+	S_put_dbl(f, r->headline_iv.target_pct);
+	fprintf(f, "\t%llu\t%lld\t%d", r->message_bytes, r->output_bytes, r->ok);
+	S_put_dbl(f, r->mean_cycles);
+	S_put_dbl(f, r->cycles_per_byte);
+	S_put_dbl(f, r->mean_ns);
+	S_put_dbl(f, r->mb_per_s);
+	fprintf(f, "\t%llu\t%zu", r->calls, r->rounds);
+	S_put_dbl(f, r->median_cycles);
+	S_put_dbl(f, r->spread_pct);
+	fprintf(f, "\t%d\t%d\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", r->unstable,
+		r->disturbed, r->static_bytes, r->baseline_rss_kib, r->peak_rss_kib, r->stack_bytes,
+		r->heap_peak_bytes, r->heap_allocations, r->mmap_bytes, r->text_bytes, r->data_bytes);
 }
 
 /* The fields of an R line after its letter: 10 strings, 9 of the headline, 22 other figures. */
@@ -123,28 +156,28 @@ static int S_get_fig(hg_cpage *p, char *line)
 	r->compiler = S_get_str(field[8]);
 	/* static, as hg_unit_name gives it */
 	r->unit = strcmp(field[9], "ticks") == 0 ? "ticks" : "cycles";
-	r->headline_cycles = strtod(field[10], NULL);
-	r->headline_cpb = strtod(field[11], NULL);
+	r->headline_cycles = S_get_dbl(field[10]);
+	r->headline_cpb = S_get_dbl(field[11]);
 	iv = atoi(field[12]);
 	r->headline_iv.state = iv >= HG_IV_NONE && iv <= HG_IV_UNCONFIRMED ? (hg_iv_state)iv :
 		HG_IV_NONE;
-	r->headline_iv.low_cycles = strtod(field[13], NULL);
-	r->headline_iv.high_cycles = strtod(field[14], NULL);
-	r->headline_iv.low_cpb = strtod(field[15], NULL);
-	r->headline_iv.high_cpb = strtod(field[16], NULL);
-	r->headline_iv.half_pct = strtod(field[17], NULL);
-	r->headline_iv.target_pct = strtod(field[18], NULL);
+	r->headline_iv.low_cycles = S_get_dbl(field[13]);
+	r->headline_iv.high_cycles = S_get_dbl(field[14]);
+	r->headline_iv.low_cpb = S_get_dbl(field[15]);
+	r->headline_iv.high_cpb = S_get_dbl(field[16]);
+	r->headline_iv.half_pct = S_get_dbl(field[17]);
+	r->headline_iv.target_pct = S_get_dbl(field[18]);
 	r->message_bytes = strtoull(field[19], NULL, 10);
 	r->output_bytes = strtoll(field[20], NULL, 10);
 	r->ok = atoi(field[21]);
-	r->mean_cycles = strtod(field[22], NULL);
-	r->cycles_per_byte = strtod(field[23], NULL);
-	r->mean_ns = strtod(field[24], NULL);
-	r->mb_per_s = strtod(field[25], NULL);
+	r->mean_cycles = S_get_dbl(field[22]);
+	r->cycles_per_byte = S_get_dbl(field[23]);
+	r->mean_ns = S_get_dbl(field[24]);
+	r->mb_per_s = S_get_dbl(field[25]);
 	r->calls = strtoull(field[26], NULL, 10);
 	r->rounds = (size_t)strtoull(field[27], NULL, 10);
-	r->median_cycles = strtod(field[28], NULL);
-	r->spread_pct = strtod(field[29], NULL);
+	r->median_cycles = S_get_dbl(field[28]);
+	r->spread_pct = S_get_dbl(field[29]);
 	r->unstable = atoi(field[30]);
 	r->disturbed = atoi(field[31]);
 	r->static_bytes = strtoll(field[32], NULL, 10);
