@@ -197,7 +197,8 @@ static int S_load_templates(S_build *b)
 	return 0;
 }
 
-/* The digest of the set of pages: every id, and the systems and the algorithms each has. */
+/* The digest of the set of pages and files: every id, the systems, the algorithms each has and
+ * its own files. */
 static void S_pages_digest(char out[65], const S_build *b)
 {
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -209,10 +210,20 @@ static void S_pages_digest(char out[65], const S_build *b)
 		EVP_DigestUpdate(ctx, b->ids[i], strlen(b->ids[i]) + 1);
 	for (k = 0; k < b->d->nsystems; k++) {
 		const hg_system *s = &b->d->systems[k];
+		const hg_sum *own;
+		size_t nown;
 		EVP_DigestUpdate(ctx, s->name, strlen(s->name) + 1);
 		for (i = 0; s->algorithms[i]; i++)
 			EVP_DigestUpdate(ctx, s->algorithms[i], strlen(s->algorithms[i]) + 1);
 		EVP_DigestUpdate(ctx, "", 1);
+		/* the system's own files decide files of its own on the site (its trace, an imported
+		 * system's originals): when they change, the build is a clean one, so that none is left
+		 * behind */
+		EVP_DigestUpdate(ctx, s->system_sha256, 64);
+		EVP_DigestUpdate(ctx, s->sentinel && s->sentinel->traced ? "t" : "-", 1);
+		own = hg_sums_system(s, &nown);
+		for (i = 0; i < nown; i++)
+			EVP_DigestUpdate(ctx, own[i].path, strlen(own[i].path) + 1);
 	}
 	EVP_DigestFinal_ex(ctx, md, &mdlen);
 	EVP_MD_CTX_free(ctx);

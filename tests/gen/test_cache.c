@@ -293,6 +293,26 @@ Test(cache, a_cache_of_another_format_version_is_ignored, .timeout = HBT_TIMEOUT
 	S_dirs_free(&d);
 }
 
+/* A system's trace removed: its chart and copy go with it, as a clean build would not make
+ * them (the build is then a clean one: a system's own files decide files of its own). */
+Test(cache, a_system_whose_trace_is_removed_leaves_nothing_of_it, .timeout = HBT_TIMEOUT(120))
+{
+	S_dirs d = S_dirs_new("cache-trace");
+	char *trace = hb_path_join(d.data, "x86_1/sentinel.json");
+	char *svg = hb_path_join(d.site, "x86_1/sentinel.svg");
+	S_snap s = S_start(&d, VERSION_1);
+
+	cr_assert_eq(access(svg, F_OK), 0, "%s: the fixture's trace drew no chart", svg);
+	cr_assert_eq(unlink(trace), 0, "%s", trace);
+	S_build(&d, d.data, d.site, VERSION_1);
+	cr_expect_neq(access(svg, F_OK), 0, "%s is left from the build before", svg);
+	S_expect_clean(&d, d.site, d.data, VERSION_1);
+	S_snap_free(&s);
+	free(svg);
+	free(trace);
+	S_dirs_free(&d);
+}
+
 /* ---- a cache that parses but does not describe the site beside it ---- */
 
 #define RECORD "x86_1/records/hash-15/litchi_256__hash_32.json"
