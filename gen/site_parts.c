@@ -55,33 +55,29 @@ hg_parts *hg_parts_new(const hg_data *d, const char *const *ids, size_t nids, co
 	p->first = calloc(d->nsystems + 1, sizeof(size_t));
 	p->nids = nids;
 	p->where = calloc(d->nsystems * nids + 1, sizeof(size_t));
+	/* partition.c decides which part an algorithm lies in (and gives a system without
+	 * algorithms one part, empty) */
 	for (k = 0; k < d->nsystems; k++) {
-		size_t have = 0;
+		const hg_system *s = &d->systems[k];
+		size_t np = hg_parts_count(s), m;
 		p->first[k] = p->nparts;
-		/* a system without algorithms has one part, empty */
-		for (i = 0; i < nids && !hg_system_has(&d->systems[k], ids[i]); i++)
-			;
-		if (i == nids) {
-			p->parts = realloc(p->parts, (p->nparts + 1) * sizeof(S_part));
-			memset(&p->parts[p->nparts], 0, sizeof(S_part));
-			p->parts[p->nparts].k = k;
-			p->parts[p->nparts++].part = 1;
-			continue;
+		p->parts = realloc(p->parts, (p->nparts + np + 1) * sizeof(S_part));
+		for (m = 0; m < np; m++) {
+			S_part *q = &p->parts[p->nparts + m];
+			memset(q, 0, sizeof(*q));
+			q->k = k;
+			q->part = m + 1;
+			q->pages = calloc(HG_PART_ALGORITHMS, sizeof(S_page));
 		}
+		p->nparts += np;
 		for (i = 0; i < nids; i++) {
+			size_t part = hg_part_of(s, ids[i]);
 			S_part *q;
-			if (!hg_system_has(&d->systems[k], ids[i]))
+			if (!part)
 				continue;
-			if (have++ % HG_PART_ALGORITHMS == 0) {
-				p->parts = realloc(p->parts, (p->nparts + 1) * sizeof(S_part));
-				q = &p->parts[p->nparts++];
-				memset(q, 0, sizeof(*q));
-				q->k = k;
-				q->part = p->nparts - p->first[k];
-				q->pages = calloc(HG_PART_ALGORITHMS, sizeof(S_page));
-			}
-			q = &p->parts[p->nparts - 1];
-			p->where[k * nids + i] = 1 + (p->nparts - 1) * HG_PART_ALGORITHMS + q->npages;
+			q = &p->parts[p->first[k] + part - 1];
+			p->where[k * nids + i] = 1 + (p->first[k] + part - 1) * HG_PART_ALGORITHMS +
+				q->npages;
 			q->pages[q->npages++].ai = i;
 		}
 	}
@@ -89,11 +85,6 @@ hg_parts *hg_parts_new(const hg_data *d, const char *const *ids, size_t nids, co
 	for (i = 0; i < p->nparts; i++)
 		atomic_init(&p->parts[i].left, p->parts[i].npages);
 	return p;
-}
-
-size_t hg_parts_of(const hg_parts *p, size_t k)
-{
-	return p->first[k + 1] - p->first[k];
 }
 
 /* The part of system k that holds algorithm ai, and the page's place in it. */

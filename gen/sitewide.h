@@ -46,8 +46,6 @@ typedef int (*hg_part_fn)(void *arg, size_t k, size_t part, const char *first_id
 /* The parts of every system of d over ids (sorted, nids), the pages' cache entries in cache. */
 hg_parts *hg_parts_new(const hg_data *d, const char *const *ids, size_t nids, const char *cache,
 	const char *global, hg_part_fn fn, void *arg);
-/* How many parts system k has. */
-size_t hg_parts_of(const hg_parts *p, size_t k);
 /* The page of algorithm ids[ai] on system k is done: own its inputs' digest, figs its rows
  * (taken; NULL: read them back from the cache when needed). Runs fn when it was the part's last. */
 int hg_parts_page_done(hg_parts *p, size_t k, size_t ai, const char *own, hg_fig *figs,
@@ -127,8 +125,6 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in);
 int hg_algpages_render(hg_algpages *ap, int jobs, FILE *warnings, size_t *nwarnings,
 	const hg_fig **headlines);
 size_t hg_algpages_count(const hg_algpages *ap);
-/* How many pages were rendered (the others left as the previous build made them). */
-size_t hg_algpages_rendered(const hg_algpages *ap);
 const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *ap, size_t k);
 /* The rows the spanning outputs read (hg_figs_spanning) of system k's pages (every system's when
  * k is (size_t)-1) in the order of the jobs: system by system, algorithm by algorithm, each in
