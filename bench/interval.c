@@ -1,7 +1,8 @@
 /* interval.c — the headline's 95 % interval from its pass minima: the headline ± the distance to
  * the j-th fastest pass (the union of the percentile and basic bootstrap intervals of the
  * minimum over passes), never narrower than a floor; and its state: narrow, wide (above the
- * precision asked for) or unconfirmed (no calm pass within it). */
+ * precision asked for) or unconfirmed (no calm pass within it, and then at least as wide as the
+ * machine was slow around the pass that gave the figure). */
 #include <stdlib.h>
 
 #include <jansson.h>
@@ -11,7 +12,24 @@
 typedef struct {
 	double m;      /* a pass's fastest block, cycles per call */
 	int calm;
+	double slow;   /* how much slower than its usual best the sentinel found the machine, % */
 } S_pass;
+
+/* The sentinel's reading nearer the machine's usual best, before or after the pass, as a
+ * percentage above that best (0 when it was at its best or not read). */
+static double S_slow(json_t *sentinel)
+{
+	double ref = json_number_value(json_object_get(sentinel, "reference"));
+	json_t *b = json_object_get(sentinel, "before"), *a = json_object_get(sentinel, "after");
+	double d;
+	if (ref > 0 && json_is_number(b) && json_is_number(a)) {
+		double x = json_number_value(b), y = json_number_value(a);
+		d = ((x < y ? x : y) - ref) / ref * 100;
+	} else {
+		d = json_number_value(json_object_get(sentinel, "deviation_pct"));
+	}
+	return d > 0 ? d : 0;
+}
 
 static int S_cmp(const void *a, const void *b)
 {
@@ -49,6 +67,7 @@ int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct)
 		if (!(m > 0))
 			continue;
 		p[k].m = m;
+		p[k].slow = S_slow(json_object_get(e, "sentinel"));
 		p[k++].calm = json_is_true(json_object_get(e, "calm"));
 	}
 	if (k == 0) {
@@ -64,17 +83,23 @@ int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct)
 	 * in memory and the host's state then (calibrated by benchmarks/quality/aa.sh) */
 	if (w < HB_INTERVAL_FLOOR_PCT)
 		w = HB_INTERVAL_FLOOR_PCT;
+	iv->state = "narrow";
+	for (i = 0; i < k && p[i].m <= h * (1 + w / 100) && !p[i].calm; i++)
+		;
+	if (k < 2 || i == k || p[i].m > h * (1 + w / 100)) {
+		/* no calm pass vouches for the figure: it was measured with the machine that much
+		 * slower than its usual best, and may lie as far below (a host slow for a whole
+		 * campaign moves every pass alike, A/A) */
+		iv->state = "unconfirmed";
+		if (w < p[0].slow)
+			w = p[0].slow;
+	} else if (w > target_pct) {
+		iv->state = "wide";
+	}
 	iv->half_pct = w;
 	iv->low = w < 100 ? h * (1 - w / 100) : 0; /* a cost is never below nothing */
 	iv->high = h * (1 + w / 100);
 	iv->target_pct = target_pct;
-	iv->state = "narrow";
-	for (i = 0; i < k && p[i].m <= iv->high && !p[i].calm; i++)
-		;
-	if (k < 2 || i == k || p[i].m > iv->high)
-		iv->state = "unconfirmed";
-	else if (w > target_pct)
-		iv->state = "wide";
 	free(p);
 	return 0;
 }

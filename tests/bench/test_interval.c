@@ -106,3 +106,31 @@ Test(interval, without_a_calm_pass_inside_it_is_unconfirmed)
 	cr_expect_eq(hb_interval_of(&iv, one, 2.0), -1, "no pass: no interval");
 	json_decref(one);
 }
+
+Test(interval, an_unconfirmed_figure_is_as_wide_as_the_machine_was_slow)
+{
+	/* seen in an A/A pair: the host ~27 % slow through a whole campaign, every pass disturbed,
+	 * their minima within 1 % of each other; the other campaign's figure lay 27 % lower */
+	static const double m[] = { 1000, 1003, 1006, 1009, 1012 };
+	json_t *e = json_array(), *calm, *x;
+	hb_interval iv;
+	size_t i;
+	for (i = 0; i < 5; i++)
+		json_array_append_new(e, json_pack("{s:f, s:b, s:{s:I, s:I, s:f, s:f}}",
+			"min_cycles_per_call", m[i], "calm", 0, "sentinel", "before", (json_int_t)(1290 + i),
+			"after", (json_int_t)1271, "reference", 1000.0, "deviation_pct", 29.0));
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0), 0);
+	cr_expect_str_eq(iv.state, "unconfirmed");
+	cr_expect_float_eq(iv.half_pct, 27.1, 1e-9, "the nearer reading, 27.1 %% slow: %f", iv.half_pct);
+	cr_expect_float_eq(iv.low, 729, 1e-9, "low %f", iv.low);
+	cr_expect_float_eq(iv.high, 1271, 1e-9, "high %f", iv.high);
+	/* the same passes, calm: the sentinel does not widen a confirmed figure */
+	calm = json_deep_copy(e);
+	json_array_foreach(calm, i, x)
+		json_object_set_new(x, "calm", json_true());
+	cr_assert_eq(hb_interval_of(&iv, calm, 2.0), 0);
+	cr_expect_str_eq(iv.state, "narrow");
+	cr_expect_float_eq(iv.half_pct, 0.6, 1e-9, "%f", iv.half_pct);
+	json_decref(calm);
+	json_decref(e);
+}
