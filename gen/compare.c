@@ -295,70 +295,111 @@ static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, size_t rank,
 	return used;
 }
 
-/* The speed table of a group (libraries first..last of the page's order), ranked by the
- * headline at 65536 B; a ratio column only for a yardstick measured on the system. Returns the
- * marks. */
-static int S_speed_table(hg_arena *a, hg_node *body, const hg_lib *libs, size_t first,
-	size_t last, const hg_yardsticks *y, const char *label, const hg_system *s)
+/* A group's table rows, made when the page is rendered (hg_table_later): its libraries, their
+ * ranks, the yardsticks and which ratio columns there are; in the page's arena. */
+typedef struct {
+	const hg_lib *libs;      /* the group's, a copy */
+	size_t *rank;
+	const hg_yardsticks *y;  /* the caller's, alive while the page is rendered */
+	int ratio[3];
+} S_group_rows;
+
+static void S_speed_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
+{
+	const S_group_rows *g = ctx;
+	S_speed_row(a, t, &g->libs[i], g->rank[i], g->y, g->ratio);
+}
+
+/* The group's libraries and ranks into the page's arena, for its rows made later. */
+static S_group_rows *S_group_rows_new(hg_arena *a, const hg_lib *libs, size_t first,
+	size_t last, const hg_yardsticks *y)
+{
+	S_group_rows *g = hg_alloc(a, sizeof(*g));
+	const hg_fig **f64k = calloc(last - first + 1, sizeof(*f64k));
+	hg_lib *copy = hg_alloc(a, (last - first + 1) * sizeof(*copy));
+	size_t i, k;
+
+	g->rank = hg_alloc(a, (last - first + 1) * sizeof(*g->rank));
+	for (i = first; i < last; i++) {
+		copy[i - first] = libs[i];
+		f64k[i - first] = libs[i].f64k;
+	}
+	hg_ranks(g->rank, f64k, last - first);
+	free(f64k);
+	g->libs = copy;
+	g->y = y;
+	for (k = 0; k < 3; k++)
+		g->ratio[k] = y->at[S_ratio_yard[k]][HG_AT_65536].cpb > 0;
+	return g;
+}
+
+/* The speed table of a group (g: its libraries, n of them, in the page's order), ranked by the
+ * headline at 65536 B; a ratio column only for a yardstick measured on the system; its rows
+ * made when the page is rendered. Returns the marks its rows carry. */
+static int S_speed_table(hg_arena *a, hg_node *body, const S_group_rows *g, size_t n,
+	const char *label, const hg_system *s)
 {
 	static const char *const base[] = { "rank", "algorithm", "instance", "KAT",
 		"cycles/byte at 65536 B", "cycles per call at 32 B", "MB/s at 65536 B" };
 	static const int base_num[] = { 1, 0, 0, 0, 1, 1, 1 };
 	const char *head[11];
-	int num[11], ratio[3], used = 0;
-	const hg_fig **f64k = calloc(last - first + 1, sizeof(*f64k));
-	size_t *rank = calloc(last - first + 1, sizeof(*rank)), i, k, nh = 0;
+	int num[11], used = 0;
+	hg_arena *scratch = hg_arena_new();
+	size_t i, k, nh = 0;
 	hg_node *t;
 
 	for (k = 0; k < 7; k++) {
 		head[nh] = base[k];
 		num[nh++] = base_num[k];
 	}
-	for (k = 0; k < 3; k++) {
-		ratio[k] = y->at[S_ratio_yard[k]][HG_AT_65536].cpb > 0;
-		if (ratio[k]) {
+	for (k = 0; k < 3; k++)
+		if (g->ratio[k]) {
 			head[nh] = S_ratio_head[k];
 			num[nh++] = 1;
 		}
-	}
 	head[nh] = NULL;
-	for (i = first; i < last; i++)
-		f64k[i - first] = libs[i].f64k;
-	hg_ranks(rank, f64k, last - first);
 	t = S_head(a, body, head, num, label);
 	hg_unit_header(a, s, t);
-	for (i = first; i < last; i++)
-		used |= S_speed_row(a, t, &libs[i], rank[i - first], y, ratio);
-	free(rank);
-	free(f64k);
+	/* the marks for the legend under the table: each row made once here and dropped */
+	for (i = 0; i < n; i++) {
+		used |= S_speed_row(scratch, hg_node_new(scratch, HG_TABLE), &g->libs[i], g->rank[i],
+			g->y, g->ratio);
+		hg_arena_reset(scratch);
+	}
+	hg_arena_free(scratch);
+	hg_table_later(a, t, S_speed_later, (void *)g, n);
 	return used;
 }
 
-/* The memory table of a group: static size, peak RSS, stack and heap peak of each library. */
-static void S_memory_table(hg_arena *a, hg_node *body, const hg_lib *libs, size_t first,
-	size_t last, const char *group)
+/* The memory row of a group's i-th library. */
+static void S_memory_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
+{
+	const hg_lib *l = &((const S_group_rows *)ctx)->libs[i];
+	const hg_fig *res = l->f64k ? l->f64k : l->any;
+	hg_node *row = hg_add(a, t, HG_ROW);
+	char b[HG_FMT];
+	S_lib_cells(a, row, l);
+	hg_add_cell(a, row, res->static_bytes >= 0 ? hg_printf(a, "%lld", res->static_bytes) : "—",
+		1);
+	hg_add_cell(a, row, res->peak_rss_kib >= 0 ? hg_fmt_kib(b, sizeof(b), res->peak_rss_kib) :
+		"—", 1);
+	hg_memory_fig_cells(a, row, res);
+}
+
+/* The memory table of a group: static size, peak RSS, stack and heap peak of each library (the
+ * speed table's rows, g); its rows made when the page is rendered. */
+static void S_memory_table(hg_arena *a, hg_node *body, const S_group_rows *g, size_t n,
+	const char *group)
 {
 	static const char *const head[] = { "algorithm", "instance", "static size (bytes)",
 		"peak RSS", "stack", "heap peak", NULL };
 	static const int num[] = { 0, 0, 1, 1, 1, 1 };
 	const char *label = hg_printf(a, "%s: memory", group);
 	hg_node *t;
-	size_t i;
-	char b[HG_FMT];
 
 	hg_add_heading(a, body, 3, label);
 	t = S_head(a, body, head, num, label);
-	for (i = first; i < last; i++) {
-		const hg_lib *l = &libs[i];
-		const hg_fig *res = l->f64k ? l->f64k : l->any;
-		hg_node *row = hg_add(a, t, HG_ROW);
-		S_lib_cells(a, row, l);
-		hg_add_cell(a, row, res->static_bytes >= 0 ? hg_printf(a, "%lld", res->static_bytes) :
-			"—", 1);
-		hg_add_cell(a, row, res->peak_rss_kib >= 0 ? hg_fmt_kib(b, sizeof(b), res->peak_rss_kib) :
-			"—", 1);
-		hg_memory_fig_cells(a, row, res);
-	}
+	hg_table_later(a, t, S_memory_later, (void *)g, n);
 }
 
 /* The bar chart of a group (libraries first..last of the page's order). */
@@ -449,6 +490,7 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	}
 	for (g = 0; g < HG_NGROUPS; g++) {
 		size_t first = nlibs, last = 0;
+		S_group_rows *rows_of;
 		int used;
 		for (i = 0; i < nlibs; i++)
 			if (libs[i].group == g) {
@@ -459,11 +501,12 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		if (first == nlibs)
 			continue;
 		hg_add_heading(a, body, 2, hg_groups[g].heading);
-		used = S_speed_table(a, body, libs, first, last, y, hg_printf(a, "%s: speed",
+		rows_of = S_group_rows_new(a, libs, first, last, y);
+		used = S_speed_table(a, body, rows_of, last - first, hg_printf(a, "%s: speed",
 			hg_groups[g].heading), s);
 		hg_marks_legend(a, body, used, s->spread_limit_pct, &noted);
 		S_group_chart(a, body, libs, first, last, g, s, charts, ncharts);
-		S_memory_table(a, body, libs, first, last, hg_groups[g].heading);
+		S_memory_table(a, body, rows_of, last - first, hg_groups[g].heading);
 	}
 	free(libs);
 	(void)d;

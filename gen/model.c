@@ -38,6 +38,45 @@ static void *S_alloc(hg_arena *a, size_t n)
 	return b->data + b->used - n;
 }
 
+void *hg_alloc(hg_arena *a, size_t n)
+{
+	return S_alloc(a, n);
+}
+
+hg_arena *hg_arena_new(void)
+{
+	hg_arena *a = calloc(1, sizeof(*a));
+	if (!a) {
+		fprintf(stderr, "hashgen: out of memory\n");
+		exit(1);
+	}
+	return a;
+}
+
+/* Every block freed but the last one allocated when it is of the usual size, kept empty. */
+void hg_arena_reset(hg_arena *a)
+{
+	S_block *b = a->head, *next, *keep = b && b->size == BLOCK_SIZE ? b : NULL;
+	for (b = keep ? b->next : b; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	if (keep) {
+		keep->used = 0;
+		keep->next = NULL;
+	}
+	a->head = keep;
+}
+
+void hg_arena_free(hg_arena *a)
+{
+	if (!a)
+		return;
+	hg_arena_reset(a);
+	free(a->head);
+	free(a);
+}
+
 hg_page *hg_page_new(void)
 {
 	hg_page *p = calloc(1, sizeof(*p));
@@ -55,14 +94,9 @@ hg_page *hg_page_new(void)
 
 void hg_page_free(hg_page *page)
 {
-	S_block *b, *next;
 	if (!page)
 		return;
-	for (b = page->arena->head; b; b = next) {
-		next = b->next;
-		free(b);
-	}
-	free(page->arena);
+	hg_arena_free(page->arena);
 	free(page);
 }
 
@@ -193,4 +227,34 @@ hg_node *hg_add_cell(hg_arena *a, hg_node *row, const char *text, int numeric)
 	if (text)
 		hg_add_text(a, c, text);
 	return c;
+}
+
+void hg_table_later(hg_arena *a, hg_node *table, hg_row_maker make, void *ctx, size_t n)
+{
+	hg_later_rows *l = S_alloc(a, sizeof(*l));
+	l->make = make;
+	l->ctx = ctx;
+	l->n = n;
+	table->later = l;
+}
+
+void hg_table_each_row(const hg_node *t, void (*fn)(void *arg, const hg_node *row), void *arg)
+{
+	const hg_node *row;
+	hg_arena *scratch;
+	size_t i;
+
+	for (row = t->first; row; row = row->next)
+		fn(arg, row);
+	if (!t->later || !t->later->n)
+		return;
+	scratch = hg_arena_new();
+	for (i = 0; i < t->later->n; i++) {
+		hg_node *holder = hg_node_new(scratch, HG_TABLE);
+		t->later->make(t->later->ctx, i, scratch, holder);
+		for (row = holder->first; row; row = row->next)
+			fn(arg, row);
+		hg_arena_reset(scratch);
+	}
+	hg_arena_free(scratch);
 }

@@ -26,6 +26,19 @@ typedef enum {
 	HG_IMAGE     /* text = src, title = alternative text; cls "chart" for the SVG charts */
 } hg_node_type;
 
+typedef struct hg_arena hg_arena;
+struct hg_node;
+
+/* The rows of a table made when the page is rendered, one at a time, so that a table of
+ * thousands of rows never stands whole as a tree: make(ctx, i, a, table) appends the i-th of n
+ * rows to table, its nodes and strings in a, which the renderer empties after each row. */
+typedef void (*hg_row_maker)(void *ctx, size_t i, hg_arena *a, struct hg_node *table);
+typedef struct {
+	hg_row_maker make;
+	void *ctx;
+	size_t n;
+} hg_later_rows;
+
 typedef struct hg_node {
 	hg_node_type type;
 	int level;
@@ -33,9 +46,8 @@ typedef struct hg_node {
 	const char *title;
 	const char *cls;
 	struct hg_node *first, *last, *next;
+	const hg_later_rows *later; /* a HG_TABLE's rows after those appended; NULL: none */
 } hg_node;
-
-typedef struct hg_arena hg_arena;
 
 /* One page: its tree and everything the renderers put around it. */
 typedef struct {
@@ -50,6 +62,12 @@ typedef struct {
 hg_page *hg_page_new(void);
 void hg_page_free(hg_page *page);
 
+/* An arena of one's own (a page has its own): emptied for reuse, or freed. */
+hg_arena *hg_arena_new(void);
+void hg_arena_reset(hg_arena *a);
+void hg_arena_free(hg_arena *a);
+/* n bytes from the arena, aligned for any type, freed with it. */
+void *hg_alloc(hg_arena *a, size_t n);
 char *hg_strdup(hg_arena *a, const char *s);
 char *hg_printf(hg_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -66,6 +84,11 @@ hg_node *hg_add_link(hg_arena *a, hg_node *parent, const char *href, const char 
 hg_node *hg_add_heading(hg_arena *a, hg_node *parent, int level, const char *text);
 hg_node *hg_add_image(hg_arena *a, hg_node *parent, const char *src, const char *alt,
 	const char *cls);
+/* Rows of table made at rendering time, after those appended (ctx lives as long as the page). */
+void hg_table_later(hg_arena *a, hg_node *table, hg_row_maker make, void *ctx, size_t n);
+/* Each row of a table in order, the later ones made one at a time in a scratch arena emptied
+ * after fn saw the row. */
+void hg_table_each_row(const hg_node *t, void (*fn)(void *arg, const hg_node *row), void *arg);
 /* A cell holding plain text; numeric cells are right-aligned in HTML. */
 hg_node *hg_add_cell(hg_arena *a, hg_node *row, const char *text, int numeric);
 

@@ -26,14 +26,85 @@ static int S_headline_cell(hg_arena *a, hg_node *row, const char *href, const hg
 	return hg_mark_headline(a, c, &h);
 }
 
+/* The algorithm rows of the site's index (s NULL: one column per system) or of a system's index
+ * (only the algorithms it has), made when the page is rendered; d, ids and headlines are the
+ * caller's, alive while the page is rendered. */
+typedef struct {
+	const hg_data *d;
+	const hg_system *s;
+	const char *const *ids;
+	const size_t *at;        /* a system's index: the indexes in ids of its algorithms */
+	size_t nids;
+	const hg_fig *const *headlines;
+} S_alg_rows;
+
+static int S_alg_row(void *ctx, size_t i, hg_arena *a, hg_node *t)
+{
+	const S_alg_rows *r = ctx;
+	const char *id = r->ids[r->at ? r->at[i] : i];
+	const hg_entry *e = hg_data_entry(r->d, id);
+	hg_node *row = hg_add(a, t, HG_ROW);
+	size_t k;
+	int used = 0;
+
+	if (r->s) {
+		hg_add_cell(a, row, NULL, 0);
+		hg_add_link(a, row->last, hg_printf(a, "%s.html", id), id, NULL);
+		hg_add_cell(a, row, e ? e->name : "—", 0);
+		return S_headline_cell(a, row, hg_printf(a, "%s.html", id),
+			r->headlines[(size_t)(r->s - r->d->systems) * r->nids + r->at[i]], r->s);
+	}
+	hg_add_cell(a, row, id, 0);
+	hg_add_cell(a, row, e ? e->name : "—", 0);
+	for (k = 0; k < r->d->nsystems; k++) {
+		if (hg_system_has(&r->d->systems[k], id))
+			used |= S_headline_cell(a, row, hg_printf(a, "%s/%s.html", r->d->systems[k].name,
+				id), r->headlines[k * r->nids + i], &r->d->systems[k]);
+		else
+			hg_add_cell(a, row, "—", 1);
+	}
+	return used;
+}
+
+static void S_alg_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
+{
+	S_alg_row(ctx, i, a, t);
+}
+
+/* The rows of t made later, n of them (s, at: a system's index, else NULL); returns the marks
+ * they carry (each made once here and dropped). */
+static int S_alg_rows_later(hg_arena *a, hg_node *t, const hg_data *d, const hg_system *s,
+	const char *const *ids, const size_t *at, size_t nids, const hg_fig *const *headlines,
+	size_t n)
+{
+	S_alg_rows *kept = hg_alloc(a, sizeof(*kept));
+	hg_arena *scratch = hg_arena_new();
+	size_t i;
+	int used = 0;
+
+	kept->d = d;
+	kept->s = s;
+	kept->ids = ids;
+	kept->at = at;
+	kept->nids = nids;
+	kept->headlines = headlines;
+	for (i = 0; i < n; i++) {
+		used |= S_alg_row(kept, i, scratch, hg_node_new(scratch, HG_TABLE));
+		hg_arena_reset(scratch);
+	}
+	hg_arena_free(scratch);
+	hg_table_later(a, t, S_alg_later, kept, n);
+	return used;
+}
+
 hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 	const hg_fig *const *headlines, const hg_texts *tx)
 {
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
 	hg_node *body = p->body, *t, *row, *para;
-	size_t i, k;
-	int used = 0;
+	size_t k;
+	int used;
 
 	p->title = "Performance measurements";
 	p->breadcrumb = hg_node_new(a, HG_PARA);
@@ -84,19 +155,7 @@ hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 		hg_add_link(a, c, hg_printf(a, "%s/index.html", d->systems[k].name), d->systems[k].name,
 			NULL);
 	}
-	for (i = 0; i < nids; i++) {
-		const hg_entry *e = hg_data_entry(d, ids[i]);
-		row = hg_add(a, t, HG_ROW);
-		hg_add_cell(a, row, ids[i], 0);
-		hg_add_cell(a, row, e ? e->name : "—", 0);
-		for (k = 0; k < d->nsystems; k++) {
-			if (hg_system_has(&d->systems[k], ids[i]))
-				used |= S_headline_cell(a, row, hg_printf(a, "%s/%s.html", d->systems[k].name,
-					ids[i]), headlines[k * nids + i], &d->systems[k]);
-			else
-				hg_add_cell(a, row, "—", 1);
-		}
-	}
+	used = S_alg_rows_later(a, t, d, NULL, ids, NULL, nids, headlines, nids);
 	hg_marks_legend(a, body, used, 0, NULL);
 	hg_imported_index_note(a, body, d);
 	p->footer = hg_node_new(a, HG_PARA);
@@ -110,9 +169,8 @@ hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const 
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
 	hg_node *body = p->body, *t, *row, *para;
-	size_t i, si = (size_t)(s - d->systems);
-	size_t w;
-	int used = 0;
+	size_t i, n = 0, w, *at;
+	int used;
 
 	p->root = "../";
 	p->title = hg_printf(a, "System %s — %s", s->name, hg_arch_name(s->arch));
@@ -142,17 +200,11 @@ hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const 
 	hg_add_cell(a, row, "algorithm", 0);
 	hg_add_cell(a, row, "name", 0);
 	hg_add_cell(a, row, hg_unit_text(a, s, "cycles/byte at 65536 B"), 1);
-	for (i = 0; i < nids; i++) {
-		const hg_entry *e = hg_data_entry(d, ids[i]);
-		if (!hg_system_has(s, ids[i]))
-			continue;
-		row = hg_add(a, t, HG_ROW);
-		hg_add_cell(a, row, NULL, 0);
-		hg_add_link(a, row->last, hg_printf(a, "%s.html", ids[i]), ids[i], NULL);
-		hg_add_cell(a, row, e ? e->name : "—", 0);
-		used |= S_headline_cell(a, row, hg_printf(a, "%s.html", ids[i]),
-			headlines[si * nids + i], s);
-	}
+	at = hg_alloc(a, (nids + 1) * sizeof(*at));
+	for (i = 0; i < nids; i++)
+		if (hg_system_has(s, ids[i]))
+			at[n++] = i;
+	used = S_alg_rows_later(a, t, d, s, ids, at, nids, headlines, n);
 	hg_marks_legend(a, body, used, s->spread_limit_pct, NULL);
 	p->footer = hg_node_new(a, HG_PARA);
 	hg_add_textf(a, p->footer, "Generated by %s from evidence %s.", tx->generator,

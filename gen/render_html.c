@@ -188,12 +188,36 @@ static xmlNodePtr S_table_frame(xmlNodePtr parent, const hg_node *t, S_names *na
 	return S_el(table, "tbody", NULL);
 }
 
+/* The rows after the header into a tbody, each written to obuf and freed at once when there
+ * is one (a streamed table), else left in the tbody. */
+typedef struct {
+	xmlNodePtr tbody;
+	const hg_node *header;
+	xmlOutputBufferPtr obuf;
+	htmlDocPtr doc;
+} S_rows;
+
+static void S_body_row(void *arg, const hg_node *row)
+{
+	S_rows *r = arg;
+	xmlNodePtr k;
+	if (row == r->header)
+		return;
+	S_row(r->tbody, row, 0);
+	while (r->obuf && (k = r->tbody->children) != NULL) {
+		htmlNodeDumpFormatOutput(r->obuf, r->doc, k, "UTF-8", 0);
+		xmlUnlinkNode(k);
+		xmlFreeNode(k);
+	}
+}
+
 static void S_table(xmlNodePtr parent, const hg_node *t, S_names *names)
 {
-	xmlNodePtr wrap, body = S_table_frame(parent, t, names, &wrap);
-	const hg_node *row;
-	for (row = t->first ? t->first->next : NULL; row; row = row->next)
-		S_row(body, row, 0);
+	xmlNodePtr wrap;
+	S_rows r = { NULL, t->first, NULL, NULL };
+	r.tbody = S_table_frame(parent, t, names, &wrap);
+	if (r.tbody)
+		hg_table_each_row(t, S_body_row, &r);
 }
 
 static void S_blocks(xmlNodePtr parent, const hg_node *n, S_names *names);
@@ -255,10 +279,10 @@ static void S_blocks(xmlNodePtr parent, const hg_node *n, S_names *names)
 static void S_stream_table(xmlOutputBufferPtr obuf, htmlDocPtr doc, xmlNodePtr holder,
 	const hg_node *t, S_names *names)
 {
-	xmlNodePtr wrap, body = S_table_frame(holder, t, names, &wrap), rows, k;
+	xmlNodePtr wrap, body = S_table_frame(holder, t, names, &wrap);
 	xmlOutputBufferPtr frame = xmlAllocOutputBuffer(NULL);
 	const char *text, *mark;
-	const hg_node *row;
+	S_rows rows;
 
 	if (!frame) {
 		obuf->error = XML_ERR_NO_MEMORY; /* the page then fails, never half written */
@@ -276,16 +300,13 @@ static void S_stream_table(xmlOutputBufferPtr obuf, htmlDocPtr doc, xmlNodePtr h
 		return;
 	}
 	xmlOutputBufferWrite(obuf, (int)(mark - text), text);
-	rows = xmlNewDocNode(doc, NULL, X("tbody"), NULL);
-	for (row = t->first->next; row && rows; row = row->next) {
-		S_row(rows, row, 0);
-		while ((k = rows->children) != NULL) {
-			htmlNodeDumpFormatOutput(obuf, doc, k, "UTF-8", 0);
-			xmlUnlinkNode(k);
-			xmlFreeNode(k);
-		}
-	}
-	xmlFreeNode(rows);
+	rows.tbody = xmlNewDocNode(doc, NULL, X("tbody"), NULL);
+	rows.header = t->first;
+	rows.obuf = obuf;
+	rows.doc = doc;
+	if (rows.tbody)
+		hg_table_each_row(t, S_body_row, &rows);
+	xmlFreeNode(rows.tbody);
 	xmlOutputBufferWriteString(obuf, mark + strlen("<!--" S_MARK "-->"));
 	xmlOutputBufferClose(frame);
 }
@@ -356,18 +377,57 @@ static xmlOutputBufferPtr S_skeleton(htmlDocPtr doc, const hg_page *page, size_t
 	return head;
 }
 
+/* The page's bytes as libxml2 serialises them, straight into a buffer that becomes the result:
+ * never a second copy of a page of many megabytes. */
+typedef struct {
+	char *data;
+	size_t len, cap;
+	int failed;
+} S_sink;
+
+static int S_sink_write(void *ctx, const char *buf, int n)
+{
+	S_sink *k = ctx;
+	if (n <= 0)
+		return 0;
+	if (k->len + (size_t)n + 1 > k->cap) {
+		size_t cap = k->cap ? k->cap : 64 * 1024;
+		char *grown;
+		while (k->len + (size_t)n + 1 > cap)
+			cap *= 2;
+		grown = realloc(k->data, cap);
+		if (!grown) {
+			k->failed = 1;
+			return -1;
+		}
+		k->data = grown;
+		k->cap = cap;
+	}
+	memcpy(k->data + k->len, buf, (size_t)n);
+	k->len += (size_t)n;
+	return n;
+}
+
+static int S_sink_close(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
 int hg_render_html(char **out, size_t *len, const hg_page *page, const void *template)
 {
 	htmlDocPtr doc = xmlCopyDoc((xmlDocPtr)template, 1);
 	xmlOutputBufferPtr obuf = NULL, head = NULL;
+	S_sink sink = { NULL, 0, 0, 0 };
 	const char *text;
-	size_t at = 0, size;
+	size_t at = 0;
+	int failed;
 
 	if (!doc)
 		return hg_error_set("out of memory copying the page skeleton");
 	head = S_skeleton(doc, page, &at);
 	if (head)
-		obuf = xmlAllocOutputBuffer(NULL);
+		obuf = xmlOutputBufferCreateIO(S_sink_write, S_sink_close, &sink, NULL);
 	if (obuf) {
 		text = (const char *)xmlOutputBufferGetContent(head);
 		xmlOutputBufferWrite(obuf, (int)at, text);
@@ -377,21 +437,15 @@ int hg_render_html(char **out, size_t *len, const hg_page *page, const void *tem
 	xmlFreeDoc(doc);
 	if (head)
 		xmlOutputBufferClose(head);
-	if (!obuf || obuf->error) {
-		if (obuf)
-			xmlOutputBufferClose(obuf);
+	failed = !obuf || obuf->error;
+	if (obuf && xmlOutputBufferClose(obuf) < 0)
+		failed = 1;
+	if (failed || sink.failed || !sink.data) {
+		free(sink.data);
 		return hg_error_set("cannot serialise the page %s", page->title);
 	}
-	text = (const char *)xmlOutputBufferGetContent(obuf);
-	size = xmlOutputBufferGetSize(obuf);
-	*out = malloc(size + 1);
-	if (!*out) {
-		xmlOutputBufferClose(obuf);
-		return hg_error_set("out of memory");
-	}
-	memcpy(*out, text, size);
-	(*out)[size] = 0;
-	*len = size;
-	xmlOutputBufferClose(obuf);
+	sink.data[sink.len] = 0;
+	*out = sink.data;
+	*len = sink.len;
 	return 0;
 }

@@ -202,27 +202,31 @@ static void S_inlines(S_out *o, const hg_node *n, int line_start)
 	}
 }
 
+/* One row of a table, the rule under the header row. */
+static void S_table_row(void *arg, const hg_node *row)
+{
+	S_out *o = arg;
+	const hg_node *cell;
+	S_puts(o, "|");
+	for (cell = row->first; cell; cell = cell->next) {
+		S_puts(o, " ");
+		S_inlines(o, cell, 0);
+		S_puts(o, " |");
+	}
+	S_puts(o, "\n");
+	if (o->in_table == 1) {
+		S_puts(o, "|");
+		for (cell = row->first; cell; cell = cell->next)
+			S_puts(o, cell->level ? " ---: |" : " --- |");
+		S_puts(o, "\n");
+		o->in_table = 2;
+	}
+}
+
 static void S_table(S_out *o, const hg_node *t)
 {
-	const hg_node *row, *cell;
-	int header = 1;
-	o->in_table = 1;
-	for (row = t->first; row; row = row->next) {
-		S_puts(o, "|");
-		for (cell = row->first; cell; cell = cell->next) {
-			S_puts(o, " ");
-			S_inlines(o, cell, 0);
-			S_puts(o, " |");
-		}
-		S_puts(o, "\n");
-		if (header) {
-			S_puts(o, "|");
-			for (cell = row->first; cell; cell = cell->next)
-				S_puts(o, cell->level ? " ---: |" : " --- |");
-			S_puts(o, "\n");
-			header = 0;
-		}
-	}
+	o->in_table = 1; /* 1: before the header's rule, 2: after it */
+	hg_table_each_row(t, S_table_row, o);
 	o->in_table = 0;
 	S_puts(o, "\n");
 }
