@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -101,7 +102,7 @@ static void S_warn(S_job *j, const char *fmt, ...)
 static int S_scan(S_scanned **out, size_t *n, const hg_system *s, const char *id)
 {
 	const char *kinds[3];
-	size_t k, nkinds = hg_evidence_kinds(s, kinds);
+	size_t k, nkinds = hg_evidence_kinds(s, kinds), cap = 0;
 	*out = NULL;
 	*n = 0;
 	for (k = 0; k < nkinds; k++) {
@@ -121,7 +122,12 @@ static int S_scan(S_scanned **out, size_t *n, const hg_system *s, const char *id
 				closedir(d);
 				return 1;
 			}
-			*out = realloc(*out, (*n + 1) * sizeof(S_scanned));
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 64;
+				*out = realloc(*out, cap * sizeof(S_scanned));
+				if (!*out)
+					abort();
+			}
 			(*out)[*n].rel = hg_xprintf("%s/%s/%s", kinds[k], id, de->d_name);
 			(*out)[*n].st = st;
 			(*n)++;
@@ -242,7 +248,7 @@ static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
 
 /* Are the page's own inputs those of the previous build? Hashes only the files whose stat
  * changed; when they are, its rows come from the cache. */
-static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc)
+static int S_try_reuse(hg_algpages *c, S_job *j, S_scanned *sc, size_t nsc)
 {
 	const hg_cpage *cp = &j->cp;
 	hg_evfile *files;
@@ -264,11 +270,12 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 		return -1;
 	files = calloc(nsc + 1, sizeof(hg_evfile));
 	for (ok = 1, i = 0; i < nsc && ok; i++) {
-		char *path = hg_xprintf("%s/%s", j->s->name, sc[i].rel);
-		const hg_cfile *cf = hg_cpage_file(cp, path);
+		char path[PATH_MAX];
+		const hg_cfile *cf = (size_t)snprintf(path, sizeof path, "%s/%s", j->s->name,
+			sc[i].rel) < sizeof path ? hg_cpage_file(cp, path) : NULL;
 		hg_evfile *f = &files[n++];
-		free(path);
-		f->file = hg_xstrdup(sc[i].rel);
+		f->file = sc[i].rel; /* taken: the scan's list frees it no more */
+		sc[i].rel = NULL;
 		f->ino = (unsigned long long)sc[i].st.st_ino;
 		f->size = (unsigned long long)sc[i].st.st_size;
 		f->mtime_ns = S_mtime_ns(&sc[i].st);
@@ -277,7 +284,7 @@ static int S_try_reuse(hg_algpages *c, S_job *j, const S_scanned *sc, size_t nsc
 		} else {
 			j->files_changed = 1;
 			/* changed since the last build: hash it again */
-			char *full = hg_xprintf("%s/%s", j->s->dir, sc[i].rel), *text;
+			char *full = hg_xprintf("%s/%s", j->s->dir, f->file), *text;
 			size_t len;
 			ok = hg_read_file(&text, &len, full) == 0;
 			free(full);
