@@ -38,6 +38,21 @@ typedef struct {
 FILE *hg_gztwin_open_sum(const char *path, hg_filesum *sum);
 int hg_mkdirs(const char *path);
 void hg_sha256_hex(char out[65], const void *data, size_t len);
+
+/* ---- reading ahead (prefetch.c) ---- */
+
+/* The folders of item i whose files are read ahead: up to max paths into out (malloc'd, freed
+ * by the reader); returns how many. */
+#define HG_PREFETCH_MAX 8
+typedef size_t (*hg_prefetch_folders)(void *ctx, size_t i, char **out, size_t max);
+typedef struct hg_prefetch hg_prefetch;
+/* A thread that asks the kernel for the files of items 0..n-1 in order (posix_fadvise
+ * WILLNEED: it never waits for them), never more than ahead items past *progress, the item the
+ * readers reached. NULL when out of memory (nothing is read ahead then). */
+hg_prefetch *hg_prefetch_start(size_t n, size_t ahead, const _Atomic size_t *progress,
+	hg_prefetch_folders folders, void *ctx);
+/* Stop it (wherever it is) and wait for it. */
+void hg_prefetch_stop(hg_prefetch *p);
 /* The SHA-256 of values fed one by one (strings with their end, numbers as this machine holds
  * them): digests of what a page shows, for the rebuild cache, never written into the site.
  * hg_md_hex writes the hex digest and frees m. */
