@@ -290,7 +290,8 @@ static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, size_t rank,
 			continue;
 		}
 		hg_headline_of_fig(&h, l->f64k);
-		hg_ratio_cell(a, row, &h, &y->at[S_ratio_yard[k]][HG_AT_65536], "×");
+		hg_ratio_cell(a, row, &h, &y->at[S_ratio_yard[k]][HG_AT_65536], "×",
+			l->f64k->unit);
 	}
 	return used;
 }

@@ -87,7 +87,7 @@ static const char *S_cpb(hg_arena *a, const hg_headline_fig *h)
 }
 
 void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
-	const hg_headline_fig *ref, const char *times)
+	const hg_headline_fig *ref, const char *times, const char *unit)
 {
 	hg_node *c, *span;
 	double r;
@@ -104,8 +104,8 @@ void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
 	c = hg_add_cell(a, row, NULL, 1);
 	span = hg_add(a, c, HG_SPAN);
 	span->cls = "noise";
-	span->title = hg_printf(a, "within noise: the intervals of %s and %s cycles/byte overlap, "
-		"so the two are not shown to differ", S_cpb(a, x), S_cpb(a, ref));
+	span->title = hg_printf(a, "within noise: the intervals of %s and %s %s/byte overlap, "
+		"so the two are not shown to differ", S_cpb(a, x), S_cpb(a, ref), unit);
 	hg_add_textf(a, span, "≈ %.2f%s (within noise)", r, times);
 }
 

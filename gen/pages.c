@@ -417,7 +417,7 @@ static void S_evidence_section(hg_arena *a, hg_node *body, const hg_system *s,
 /* A row of "Compared with the baselines": the headlines at 1024 and 65536 B and, when the SM3
  * reference was measured, the ratio of the latter to its; returns the marks. */
 static int S_yard_row(hg_arena *a, hg_node *t, hg_node *label, const hg_headline_fig *at1k,
-	const hg_headline_fig *at64k, const hg_headline_fig *ref)
+	const hg_headline_fig *at64k, const hg_headline_fig *ref, const char *unit)
 {
 	hg_node *row = hg_add(a, t, HG_ROW), *cell = hg_add(a, row, HG_CELL);
 	int used = 0;
@@ -431,7 +431,7 @@ static int S_yard_row(hg_arena *a, hg_node *t, hg_node *label, const hg_headline
 	else
 		hg_add_cell(a, row, "—", 1);
 	if (ref->cpb > 0)
-		hg_ratio_cell(a, row, at64k, ref, " ×");
+		hg_ratio_cell(a, row, at64k, ref, " ×", unit);
 	return used;
 }
 
@@ -474,7 +474,7 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 		hg_add_textf(a, label, " (%s)", recs[i]->implementation);
 		hg_records_headline_at(&at1k, recs, n, recs[i], 1024);
 		hg_records_headline_at(&at64k, recs, n, recs[i], 65536);
-		used |= S_yard_row(a, t, label, &at1k, &at64k, ref);
+		used |= S_yard_row(a, t, label, &at1k, &at64k, ref, hg_unit_name(s));
 	}
 	for (k = 0; k < HG_NYARD; k++) {
 		hg_node *label;
@@ -485,7 +485,8 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 		}
 		label = hg_node_new(a, HG_SPAN);
 		hg_add_text(a, label, hg_yard_names[k]);
-		used |= S_yard_row(a, t, label, &y->at[k][HG_AT_1024], &y->at[k][HG_AT_65536], ref);
+		used |= S_yard_row(a, t, label, &y->at[k][HG_AT_1024], &y->at[k][HG_AT_65536], ref,
+			hg_unit_name(s));
 	}
 	if (missing) {
 		p = hg_add(a, body, HG_PARA);

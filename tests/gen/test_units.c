@@ -36,13 +36,18 @@ static char *S_read(const char *path)
 	return text;
 }
 
-/* arm_1's SHA256SUMS in the copy under root rewritten to match its files. */
-static void S_resum(const char *root)
+/* sys's SHA256SUMS in the copy under root rewritten to match its files. */
+static void S_resum_of(const char *root, const char *sys)
 {
-	char *cmd = hb_sprintf("cd '%s/data/arm_1' && find . -type f ! -name SHA256SUMS | "
-		"sed 's|^\\./||' | LC_ALL=C sort | xargs sha256sum > SHA256SUMS", root);
+	char *cmd = hb_sprintf("cd '%s/data/%s' && find . -type f ! -name SHA256SUMS | "
+		"sed 's|^\\./||' | LC_ALL=C sort | xargs sha256sum > SHA256SUMS", root, sys);
 	cr_assert_eq(system(cmd), 0, "%s", cmd);
 	free(cmd);
+}
+
+static void S_resum(const char *root)
+{
+	S_resum_of(root, "arm_1");
 }
 
 /* A copy of the fixtures (arm_1 alone unless with_x86), arm_1's counter replaced by counter (a
@@ -211,6 +216,46 @@ Test(units, cntvct_without_core_hz_calls_no_figure_cycles)
 	free(page);
 	page = S_page(site, "arm_1/hash-15.svg");
 	EXPECT_HAS(page, ">ticks/byte<");
+	free(page);
+	free(site);
+	free(root);
+}
+
+/* x86_1, made a cntvct system, measured its yardsticks: two figures within noise of each other
+ * give a ratio whose title names their unit, on the comparison page and on an algorithm page's
+ * "Compared with the baselines" (under qemu-user such a title once read "… 4 cycles/byte"). */
+Test(units, a_ratio_within_noise_names_the_unit_of_its_figures)
+{
+	char *root = S_data_of("units-noise", CNTVCT_TICKS, 1), *site, *page;
+
+	hbt_replace(root, "data/x86_1/system.json", "\"counter\": {\n    \"name\": \"perf-cycles\",\n"
+		"    \"hz\": null\n  }", CNTVCT_TICKS);
+	/* SM3's OpenSSL at 65536 B given the reference's headline: on the SM3 page its ratio to
+	 * the reference is within noise */
+	{
+		json_t *ref = hbt_json_load(root, "data/x86_1/records/sm3/SM3__hash_65536.json");
+		json_t *ossl = hbt_json_load(root, "data/x86_1/records/sm3/SM3.openssl__hash_65536.json");
+		char *path = hb_path_join(root, "data/x86_1/records/sm3/SM3.openssl__hash_65536.json");
+		json_t *h = json_deep_copy(json_object_get(ref, "headline"));
+		/* 0.1 % slower than the reference: inside its interval, not the same figure */
+		json_object_set_new(h, "cycles_per_call", json_real(509068.0));
+		json_object_set_new(h, "cycles_per_byte", json_real(509068.0 / 65536));
+		json_object_set_new(ossl, "headline", h);
+		cr_assert_eq(json_dump_file(ossl, path, JSON_INDENT(2)), 0, "%s", path);
+		json_decref(ref);
+		json_decref(ossl);
+		free(path);
+	}
+	S_resum_of(root, "x86_1");
+	site = S_site(root);
+	cr_expect_geq(S_expect_no_cycles(site, "x86_1"), 8, "the pages, charts and CSV of x86_1");
+	page = S_page(site, "x86_1/compare.html");
+	EXPECT_HAS(page, "title=\"within noise: the intervals of 9.21 ± 0.04 and 9.21 ± 0.04 "
+		"ticks/byte overlap");
+	free(page);
+	page = S_page(site, "x86_1/sm3.html");
+	EXPECT_HAS(page, "title=\"within noise: the intervals of 7.77 ± 0.03 and 7.76 ± 0.03 "
+		"ticks/byte overlap, so the two are not shown to differ\"");
 	free(page);
 	free(site);
 	free(root);
