@@ -305,10 +305,10 @@ typedef struct {
 	int ratio[3];
 } S_group_rows;
 
-static void S_speed_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
+static int S_speed_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
 {
 	const S_group_rows *g = ctx;
-	S_speed_row(a, t, &g->libs[i], g->rank[i], g->y, g->ratio);
+	return S_speed_row(a, t, &g->libs[i], g->rank[i], g->y, g->ratio);
 }
 
 /* The group's libraries and ranks into the page's arena, for its rows made later. */
@@ -344,9 +344,8 @@ static int S_speed_table(hg_arena *a, hg_node *body, const S_group_rows *g, size
 		"cycles/byte at 65536 B", "cycles per call at 32 B", "MB/s at 65536 B" };
 	static const int base_num[] = { 1, 0, 0, 0, 1, 1, 1 };
 	const char *head[11];
-	int num[11], used = 0;
-	hg_arena *scratch = hg_arena_new();
-	size_t i, k, nh = 0;
+	int num[11];
+	size_t k, nh = 0;
 	hg_node *t;
 
 	for (k = 0; k < 7; k++) {
@@ -361,19 +360,12 @@ static int S_speed_table(hg_arena *a, hg_node *body, const S_group_rows *g, size
 	head[nh] = NULL;
 	t = S_head(a, body, head, num, label);
 	hg_unit_header(a, s, t);
-	/* the marks for the legend under the table: each row made once here and dropped */
-	for (i = 0; i < n; i++) {
-		used |= S_speed_row(scratch, hg_node_new(scratch, HG_TABLE), &g->libs[i], g->rank[i],
-			g->y, g->ratio);
-		hg_arena_reset(scratch);
-	}
-	hg_arena_free(scratch);
-	hg_table_later(a, t, S_speed_later, (void *)g, n);
-	return used;
+	/* the marks for the legend under the table */
+	return hg_table_later_flags(a, t, S_speed_later, (void *)g, n);
 }
 
 /* The memory row of a group's i-th library. */
-static void S_memory_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
+static int S_memory_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
 {
 	const hg_lib *l = &((const S_group_rows *)ctx)->libs[i];
 	const hg_fig *res = l->f64k ? l->f64k : l->any;
@@ -385,6 +377,7 @@ static void S_memory_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
 	hg_add_cell(a, row, res->peak_rss_kib >= 0 ? hg_fmt_kib(b, sizeof(b), res->peak_rss_kib) :
 		"—", 1);
 	hg_memory_fig_cells(a, row, res);
+	return 0;
 }
 
 /* The memory table of a group: static size, peak RSS, stack and heap peak of each library (the

@@ -238,6 +238,21 @@ void hg_table_later(hg_arena *a, hg_node *table, hg_row_maker make, void *ctx, s
 	table->later = l;
 }
 
+int hg_table_later_flags(hg_arena *a, hg_node *table, hg_row_maker make, void *ctx, size_t n)
+{
+	hg_arena *scratch = hg_arena_new();
+	size_t i;
+	int flags = 0;
+
+	for (i = 0; i < n; i++) {
+		flags |= make(ctx, i, scratch, hg_node_new(scratch, HG_TABLE));
+		hg_arena_reset(scratch);
+	}
+	hg_arena_free(scratch);
+	hg_table_later(a, table, make, ctx, n);
+	return flags;
+}
+
 void hg_table_each_row(const hg_node *t, void (*fn)(void *arg, const hg_node *row), void *arg)
 {
 	const hg_node *row;

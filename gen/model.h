@@ -31,8 +31,9 @@ struct hg_node;
 
 /* The rows of a table made when the page is rendered, one at a time, so that a table of
  * thousands of rows never stands whole as a tree: make(ctx, i, a, table) appends the i-th of n
- * rows to table, its nodes and strings in a, which the renderer empties after each row. */
-typedef void (*hg_row_maker)(void *ctx, size_t i, hg_arena *a, struct hg_node *table);
+ * rows to table, its nodes and strings in a, which the renderer empties after each row; it
+ * returns the row's flags (the marks it carries, for the legend under the table), or 0. */
+typedef int (*hg_row_maker)(void *ctx, size_t i, hg_arena *a, struct hg_node *table);
 typedef struct {
 	hg_row_maker make;
 	void *ctx;
@@ -86,6 +87,9 @@ hg_node *hg_add_image(hg_arena *a, hg_node *parent, const char *src, const char 
 	const char *cls);
 /* Rows of table made at rendering time, after those appended (ctx lives as long as the page). */
 void hg_table_later(hg_arena *a, hg_node *table, hg_row_maker make, void *ctx, size_t n);
+/* The same, and returns the flags of all its rows OR'd together: each row is made once now in a
+ * scratch arena and dropped. */
+int hg_table_later_flags(hg_arena *a, hg_node *table, hg_row_maker make, void *ctx, size_t n);
 /* Each row of a table in order, the later ones made one at a time in a scratch arena emptied
  * after fn saw the row. */
 void hg_table_each_row(const hg_node *t, void (*fn)(void *arg, const hg_node *row), void *arg);

@@ -146,16 +146,14 @@ typedef struct {
 	const char *const *untimed;
 } S_table_rows;
 
-static void S_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
+static int S_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
 {
 	const S_table_rows *r = ctx;
 	hg_node *row;
 	size_t k;
 
-	if (i < r->nprims) {
-		S_row(a, t, &r->prims[i], r->rank[i], r->rows);
-		return;
-	}
+	if (i < r->nprims)
+		return S_row(a, t, &r->prims[i], r->rank[i], r->rows);
 	row = hg_add(a, t, HG_ROW);
 	hg_add_cell(a, row, "—", 1);
 	S_primitive_cell(a, row, r->untimed[i - r->nprims], r->untimed[i - r->nprims]);
@@ -163,6 +161,7 @@ static void S_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
 	hg_add_cell(a, row, "—", 0);
 	for (k = 0; k < HG_EBASH_NSIZES; k++)
 		hg_add_cell(a, row, "—", 1);
+	return 0;
 }
 
 /* The algorithms of s among ids (in id order, as rows are) that have no row. */
@@ -218,8 +217,8 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	S_prim *kept = hg_alloc(a, (nprims + 1) * sizeof(*kept));
 	size_t *rank = hg_alloc(a, (nprims + 1) * sizeof(*rank));
 	const char **untimed = hg_alloc(a, (nids + 1) * sizeof(*untimed));
-	hg_arena *scratch = hg_arena_new();
-	int used = 0;
+	size_t nuntimed;
+	int used;
 
 	(void)d;
 	p->root = "../";
@@ -235,19 +234,15 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	for (i = 0; i < nprims; i++)
 		longs[i] = prims[i].at[0];
 	hg_ranks(rank, longs, nprims);
-	/* the marks for the legend under the table: each row made once here and dropped */
-	for (i = 0; i < nprims; i++) {
-		used |= S_row(scratch, hg_node_new(scratch, HG_TABLE), &prims[i], rank[i], rows);
-		hg_arena_reset(scratch);
-	}
-	hg_arena_free(scratch);
 	memcpy(kept, prims, nprims * sizeof(*kept));
+	nuntimed = S_untimed(untimed, s, rows, n, ids, nids);
 	r->prims = kept;
 	r->rank = rank;
 	r->nprims = nprims;
 	r->rows = rows;
 	r->untimed = untimed;
-	hg_table_later(a, t, S_later, r, nprims + S_untimed(untimed, s, rows, n, ids, nids));
+	/* the marks for the legend under the table */
+	used = hg_table_later_flags(a, t, S_later, r, nprims + nuntimed);
 	hg_marks_legend(a, body, used, s->spread_limit_pct, NULL);
 	hg_add_downloads(a, body, s, "the record each comes from, its SUPERCOP path and compiler "
 		"setting, and its SHA-256");

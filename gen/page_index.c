@@ -66,11 +66,6 @@ static int S_alg_row(void *ctx, size_t i, hg_arena *a, hg_node *t)
 	return used;
 }
 
-static void S_alg_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
-{
-	S_alg_row(ctx, i, a, t);
-}
-
 /* The rows of t made later, n of them (s, at: a system's index, else NULL); returns the marks
  * they carry (each made once here and dropped). */
 static int S_alg_rows_later(hg_arena *a, hg_node *t, const hg_data *d, const hg_system *s,
@@ -78,9 +73,6 @@ static int S_alg_rows_later(hg_arena *a, hg_node *t, const hg_data *d, const hg_
 	size_t n)
 {
 	S_alg_rows *kept = hg_alloc(a, sizeof(*kept));
-	hg_arena *scratch = hg_arena_new();
-	size_t i;
-	int used = 0;
 
 	kept->d = d;
 	kept->s = s;
@@ -88,13 +80,7 @@ static int S_alg_rows_later(hg_arena *a, hg_node *t, const hg_data *d, const hg_
 	kept->at = at;
 	kept->nids = nids;
 	kept->headlines = headlines;
-	for (i = 0; i < n; i++) {
-		used |= S_alg_row(kept, i, scratch, hg_node_new(scratch, HG_TABLE));
-		hg_arena_reset(scratch);
-	}
-	hg_arena_free(scratch);
-	hg_table_later(a, t, S_alg_later, kept, n);
-	return used;
+	return hg_table_later_flags(a, t, S_alg_row, kept, n);
 }
 
 hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
