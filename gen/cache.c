@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sitewide.h"
@@ -97,7 +98,7 @@ static void S_put_fig(FILE *f, const hg_fig *r, int spanning)
 	S_put_str(f, r->status);
 	S_put_str(f, r->kat);
 	S_put_str(f, r->record);
-	S_put_str(f, r->record_sha256[0] ? r->record_sha256 : NULL);
+	S_put_str(f, r->record_sha256);
 	S_put_str(f, r->headline_estimator);
 	S_put_str(f, r->supercop_path);
 	S_put_str(f, r->compiler);
@@ -148,9 +149,11 @@ static int S_get_fig(hg_cpage *p, char *line)
 	r->implementation = S_get_str(field[1]);
 	r->status = S_get_str(field[2]);
 	r->kat = S_get_str(field[3]);
-	r->record = S_get_str(field[4]);
-	if (strlen(field[5]) == 64)
-		memcpy(r->record_sha256, field[5], 65);
+	{
+		char *rec = S_get_str(field[4]);
+		hg_fig_set_record(r, rec, field[5]);
+		free(rec);
+	}
 	r->headline_estimator = S_get_str(field[6]);
 	r->supercop_path = S_get_str(field[7]);
 	r->compiler = S_get_str(field[8]);
@@ -294,6 +297,38 @@ void hg_cpage_clear(hg_cpage *p)
 	free(p->id);
 	hg_figs_free(p->figs, p->nfigs);
 	memset(p, 0, sizeof(*p));
+}
+
+hg_cpage *hg_cpage_new(void)
+{
+	hg_cpage *p = calloc(1, sizeof(*p));
+	if (!p)
+		abort();
+	return p;
+}
+
+void hg_cpage_free(hg_cpage **p)
+{
+	if (*p) {
+		hg_cpage_clear(*p);
+		free(*p);
+		*p = NULL;
+	}
+}
+
+void hg_cpage_set_page(hg_cpage *p, const struct stat *st)
+{
+	p->page_ino = (unsigned long long)st->st_ino;
+	p->page_size = (unsigned long long)st->st_size;
+	p->page_mtime_ns = (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+}
+
+int hg_cpage_is_page(const hg_cpage *p, const struct stat *st)
+{
+	hg_cpage now;
+	hg_cpage_set_page(&now, st);
+	return now.page_ino == p->page_ino && now.page_size == p->page_size &&
+		now.page_mtime_ns == p->page_mtime_ns;
 }
 
 const hg_cfile *hg_cpage_file(const hg_cpage *p, const char *path)

@@ -107,7 +107,7 @@ static void S_row_of(S_row *r, const hg_fig *f)
 	NUM(f->text_bytes >= 0, "%lld", f->text_bytes);
 	NUM(f->data_bytes >= 0, "%lld", f->data_bytes);
 	STR(f->record);
-	STR(f->record_sha256[0] ? f->record_sha256 : NULL);
+	STR(f->record_sha256);
 	STR(f->supercop_path);
 	STR(f->compiler);
 	STR(f->unit ? f->unit : "cycles");

@@ -99,7 +99,7 @@ hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout)
 		if (!keep[i])
 			continue;
 		out[m] = figs[i];
-		out[m].record = NULL; /* the downloads' alone */
+		out[m].record = out[m].record_sha256 = NULL; /* the downloads' alone */
 		S_strs(&out[m], v);
 		for (k = 0; k < S_NSTR; k++) {
 			if (!v[k]) {

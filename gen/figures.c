@@ -33,6 +33,22 @@ void hg_fig_clear(hg_fig *f)
 	memset(f, 0, sizeof(*f));
 }
 
+void hg_fig_set_record(hg_fig *f, const char *record, const char *sha256)
+{
+	size_t len = record ? strlen(record) + 1 : 0;
+	int with_sum = record && sha256 && strlen(sha256) == 64;
+	free(f->record);
+	f->record = f->record_sha256 = NULL;
+	if (!record)
+		return;
+	f->record = malloc(len + (with_sum ? 65 : 0));
+	if (!f->record)
+		abort();
+	memcpy(f->record, record, len);
+	if (with_sum)
+		f->record_sha256 = memcpy(f->record + len, sha256, 65);
+}
+
 void hg_figs_free(hg_fig *figs, size_t n)
 {
 	size_t i;
@@ -102,9 +118,11 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 		f->implementation = hg_xstrdup(r->implementation);
 		f->status = hg_xstrdup(r->status);
 		f->kat = S_dup(S_kat_of(r, sa));
-		f->record = hg_xprintf("data/%s/%s", s->name, r->file);
-		if (ev)
-			memcpy(f->record_sha256, ev->sha256, 65);
+		{
+			char *rec = hg_xprintf("data/%s/%s", s->name, r->file);
+			hg_fig_set_record(f, rec, ev ? ev->sha256 : NULL);
+			free(rec);
+		}
 		f->message_bytes = r->message_bytes;
 		f->output_bytes = r->output_bytes;
 		f->supercop_path = S_dup(r->sc_path);

@@ -44,7 +44,7 @@ typedef struct {
 	const char *unit;        /* of the counter figures: hg_unit_name of the system (static) */
 	char *kat;               /* the record's KAT result, else its library's; NULL: none */
 	char *record;            /* the record's copy in the site: data/<system>/records/<id>/… */
-	char record_sha256[65];
+	char *record_sha256;     /* its SHA-256, in record's allocation; NULL: none (hg_fig_set_record) */
 	unsigned long long message_bytes;
 	long long output_bytes;  /* -1: not recorded */
 	int ok;                  /* status ok and the rounds give figures; else the figures are 0 */
@@ -70,6 +70,8 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 	const hg_sysalg *sa);
 void hg_figs_free(hg_fig *figs, size_t n);
 void hg_fig_clear(hg_fig *f);
+/* f's record (NULL: none) and its SHA-256 (NULL or "" when not known), in one allocation. */
+void hg_fig_set_record(hg_fig *f, const char *record, const char *sha256);
 /* Is the instance extendable-output (its name says XOF or SHAKE)? SUPERCOP's crypto_hash has
  * a fixed output length, so none of its primitives is. */
 int hg_fig_xof(const hg_fig *f);

@@ -41,9 +41,10 @@ typedef struct {
 	hg_sysalg *sa;      /* loaded, until the page is rendered */
 	hg_cfile *files;    /* what the cache is to remember of its evidence files */
 	size_t nfiles;
-	hg_cpage cp;        /* the previous build's entry of the page (its spanning rows) */
+	hg_cpage *cp;       /* the previous build's entry of the page (its spanning rows), and the
+	                     * page's stat for this build's; NULL until needed, freed when done */
 	int have_cp;
-	hg_cpage full;      /* the same with every row, when the page needs them after all */
+	hg_cpage *full;     /* the same with every row, when the page needs them after all */
 	int files_changed;  /* a file's stat is not the one cp remembers: cp is written again */
 	int no_chart;       /* rendered without a chart */
 	hg_fig *span;       /* the rows the spanning outputs read (hg_figs_spanning), kept */
@@ -246,11 +247,17 @@ static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
 	}
 }
 
+/* The job's cache entry, made empty when it has none yet. */
+static hg_cpage *S_cp(S_job *j)
+{
+	return j->cp ? j->cp : (j->cp = hg_cpage_new());
+}
+
 /* Are the page's own inputs those of the previous build? Hashes only the files whose stat
  * changed; when they are, its rows come from the cache. */
 static int S_try_reuse(hg_algpages *c, S_job *j, S_scanned *sc, size_t nsc)
 {
-	const hg_cpage *cp = &j->cp;
+	const hg_cpage *cp = j->cp;
 	hg_evfile *files;
 	hg_sum *sums;
 	size_t n = 0, i, nsums;
@@ -260,9 +267,7 @@ static int S_try_reuse(hg_algpages *c, S_job *j, S_scanned *sc, size_t nsc)
 
 	/* the page the cache describes, not one of another site or of another build */
 	page = hg_xprintf("%s/%s/%s.html", c->site, j->s->name, j->id);
-	ok = stat(page, &st) == 0 && (unsigned long long)st.st_ino == cp->page_ino &&
-		(unsigned long long)st.st_size == cp->page_size &&
-		S_mtime_ns(&st) == cp->page_mtime_ns;
+	ok = stat(page, &st) == 0 && hg_cpage_is_page(cp, &st);
 	free(page);
 	if (!ok)
 		return 0;
@@ -359,7 +364,7 @@ static int S_own(hg_algpages *c, S_job *j)
 {
 	hg_sysalg *sa;
 
-	if (c->cache_in && hg_cache_page_load(&j->cp, c->cache_in, j->s->name, j->id, 0) == 0) {
+	if (c->cache_in && hg_cache_page_load(S_cp(j), c->cache_in, j->s->name, j->id, 0) == 0) {
 		S_scanned *sc = NULL;
 		size_t nsc = 0;
 		int r = S_scan(&sc, &nsc, j->s, j->id) == 0 ? S_try_reuse(c, j, sc, nsc) : 0;
@@ -411,13 +416,14 @@ static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, siz
  * systems" tables read them). */
 static int S_full_rows(hg_algpages *c, S_job *j)
 {
-	if (!j->figs_borrowed || j->cp.all || j->full.system)
+	if (!j->figs_borrowed || j->cp->all || j->full)
 		return 0;
-	if (hg_cache_page_load(&j->full, c->cache_in, j->s->name, j->id, 1) != 0)
+	j->full = hg_cpage_new();
+	if (hg_cache_page_load(j->full, c->cache_in, j->s->name, j->id, 1) != 0)
 		return hg_error_set("%s/%s/%s: cannot read the page's figures back", c->cache_in,
 			j->s->name, j->id);
-	j->figs = j->full.figs;
-	j->nfigs = j->full.nfigs;
+	j->figs = j->full->figs;
+	j->nfigs = j->full->nfigs;
 	return 0;
 }
 
@@ -470,11 +476,8 @@ static int S_render(hg_algpages *c, S_job *j, const hg_sysfigs *all, size_t nall
 	if (rc == 0) {
 		char *page = hg_xprintf("%s/%s/%s.html", c->tmp, j->s->name, j->id);
 		struct stat st;
-		if (stat(page, &st) == 0) {
-			j->cp.page_ino = (unsigned long long)st.st_ino;
-			j->cp.page_size = (unsigned long long)st.st_size;
-			j->cp.page_mtime_ns = S_mtime_ns(&st);
-		}
+		if (stat(page, &st) == 0)
+			hg_cpage_set_page(S_cp(j), &st);
 		free(page);
 	}
 	return rc;
@@ -497,7 +500,7 @@ static int S_done(hg_algpages *c, S_job *j, int written)
 	size_t i, ndep = 0;
 	hg_fig *dep = NULL;
 	if ((written || j->files_changed || !j->have_cp) && (rc = S_full_rows(c, j)) == 0) {
-		hg_cpage e = j->cp;
+		hg_cpage e = *S_cp(j);
 		e.system = (char *)j->s->name;
 		e.id = (char *)j->id;
 		memcpy(e.key, j->key, 65);
@@ -511,11 +514,11 @@ static int S_done(hg_algpages *c, S_job *j, int written)
 	if (!j->figs_borrowed) {
 		dep = j->figs;
 		ndep = j->nfigs;
-	} else if (j->full.system) {
-		dep = j->full.figs;
-		ndep = j->full.nfigs;
-		j->full.figs = NULL;
-		j->full.nfigs = 0;
+	} else if (j->full && j->full->system) {
+		dep = j->full->figs;
+		ndep = j->full->nfigs;
+		j->full->figs = NULL;
+		j->full->nfigs = 0;
 	}
 	j->figs = NULL;
 	j->nfigs = 0;
@@ -523,8 +526,8 @@ static int S_done(hg_algpages *c, S_job *j, int written)
 		rc = hg_parts_page_done(c->parts, j->si, j->ai, j->own, dep, ndep);
 	else
 		hg_figs_free(dep, ndep);
-	hg_cpage_clear(&j->cp);
-	hg_cpage_clear(&j->full);
+	hg_cpage_free(&j->cp);
+	hg_cpage_free(&j->full);
 	for (i = 0; i < j->nfiles; i++)
 		free(j->files[i].path);
 	free(j->files);
@@ -554,7 +557,7 @@ static int S_run_group(hg_algpages *c, S_job **g)
 	for (k = 0; k < n && rc == 0; k++) {
 		S_job *j = g[k];
 		S_final_key(j->key, j, all, n);
-		if (j->own_reused && strcmp(j->cp.key, j->key) == 0) {
+		if (j->own_reused && strcmp(j->cp->key, j->key) == 0) {
 			j->reuse = 1;
 			continue;
 		}
@@ -780,8 +783,8 @@ void hg_algpages_free(hg_algpages *c)
 		S_unload(j);
 		if (!j->figs_borrowed)
 			hg_figs_free(j->figs, j->nfigs);
-		hg_cpage_clear(&j->cp);
-		hg_cpage_clear(&j->full);
+		hg_cpage_free(&j->cp);
+		hg_cpage_free(&j->full);
 		for (k = 0; k < j->nfiles; k++)
 			free(j->files[k].path);
 		free(j->files);

@@ -170,6 +170,13 @@ typedef struct {
 int hg_cache_page_load(hg_cpage *p, const char *dir, const char *system, const char *id,
 	int all);
 void hg_cpage_clear(hg_cpage *p);
+/* An empty entry on the heap (aborts when out of memory); *p cleared, freed and set to NULL. */
+hg_cpage *hg_cpage_new(void);
+void hg_cpage_free(hg_cpage **p);
+struct stat;
+/* The stat of the page p describes: remembered; compared (1: that page, as the build left it). */
+void hg_cpage_set_page(hg_cpage *p, const struct stat *st);
+int hg_cpage_is_page(const hg_cpage *p, const struct stat *st);
 const hg_cfile *hg_cpage_file(const hg_cpage *p, const char *path);
 /* Write p (its files given apart, sorted by path) atomically into dir/<system>/, which exists. */
 int hg_cache_page_save(const char *dir, const hg_cpage *p, const hg_cfile *files, size_t nfiles);
