@@ -130,6 +130,17 @@ static void S_bar(xmlNodePtr g, const S_layout *f, const hg_chart_bar *br, size_
 	hg_svg_set(t, "fill", HG_SVG_INK);
 }
 
+typedef struct {
+	const S_layout *f;
+	const hg_chart_bar *bars;
+} S_bars;
+
+static void S_bar_item(void *ctx, size_t i, xmlNodePtr series)
+{
+	const S_bars *b = ctx;
+	S_bar(series, b->f, &b->bars[i], i);
+}
+
 /* A legend's sample of a bar at (x, y) and its text. */
 static xmlNodePtr S_swatch(xmlNodePtr leg, double x, double y, const char *fill, const char *text)
 {
@@ -180,6 +191,7 @@ int hg_chart_bars_svg(char **out, size_t *len, const char *title, const char *de
 	S_layout f = { 0, 0, 12, 0, 0, 26, 16, 0, 0, 0 };
 	xmlDocPtr doc;
 	xmlNodePtr root, g;
+	S_bars items;
 	double vmax = 0, ticks[32], h, label_w;
 	size_t i, n, label_chars = 0, nlegend;
 	int bare_hollow = 0;
@@ -228,9 +240,11 @@ int hg_chart_bars_svg(char **out, size_t *len, const char *title, const char *de
 	S_axis(root, &f, ticks, n, value_label);
 	g = hg_svg_el(root, "g");
 	hg_svg_set(g, "class", "series");
-	for (i = 0; i < nbars; i++)
-		S_bar(g, &f, &bars[i], i);
+	hg_svg_placeholder(g);
 	if (nlegend)
 		S_legend(root, &f, bare_hollow);
-	return hg_svg_finish(out, len, doc);
+	/* the bars made and written one at a time */
+	items.f = &f;
+	items.bars = bars;
+	return hg_svg_finish_items(out, len, doc, g, S_bar_item, &items, nbars);
 }

@@ -9,6 +9,7 @@
 
 #include "chart_svg.h"
 #include "genutil.h"
+#include "xmlsink.h"
 
 #define X(s) ((const xmlChar *)(s))
 
@@ -253,6 +254,73 @@ int hg_svg_finish(char **out, size_t *len, xmlDocPtr doc)
 	if (len)
 		*len = (size_t)size;
 	xmlFree(mem);
+	return 0;
+}
+
+#define S_PLACEHOLDER "hg-items"
+
+xmlNodePtr hg_svg_placeholder(xmlNodePtr series)
+{
+	return hg_svg_el(series, S_PLACEHOLDER);
+}
+
+/* The items' nodes, each on its line at the placeholder's indentation, into k. */
+static int S_items(hg_xml_sink *k, xmlDocPtr doc, xmlNodePtr series, const char *indent,
+	size_t nindent, void (*item)(void *ctx, size_t i, xmlNodePtr series), void *ctx, size_t n)
+{
+	xmlOutputBufferPtr ob = hg_xml_sink_open(k);
+	size_t i;
+	int failed;
+
+	for (i = 0; ob && i < n && !ob->error; i++) {
+		item(ctx, i, series);
+		while (series->children) {
+			xmlNodePtr c = series->children;
+			xmlOutputBufferWrite(ob, (int)nindent, indent);
+			xmlNodeDumpOutput(ob, doc, c, (int)(nindent / 2), 1, "UTF-8");
+			xmlOutputBufferWrite(ob, 1, "\n");
+			xmlUnlinkNode(c);
+			xmlFreeNode(c);
+		}
+	}
+	failed = !ob || ob->error;
+	if (ob && xmlOutputBufferClose(ob) < 0)
+		failed = 1;
+	return failed ? -1 : 0;
+}
+
+int hg_svg_finish_items(char **out, size_t *len, xmlDocPtr doc, xmlNodePtr series,
+	void (*item)(void *ctx, size_t i, xmlNodePtr series), void *ctx, size_t n)
+{
+	hg_xml_sink k = { NULL, 0, 0, 0 };
+	xmlChar *mem = NULL;
+	int size = 0, rc = -1;
+	const char *text, *at, *line, *end;
+
+	/* the document around the placeholder, then the items where its line stands */
+	xmlDocDumpFormatMemoryEnc(doc, &mem, &size, "UTF-8", 1);
+	text = (const char *)mem;
+	at = mem && size > 0 ? strstr(text, "<" S_PLACEHOLDER "/>") : NULL;
+	if (at) {
+		for (line = at; line > text && line[-1] != '\n'; line--)
+			;
+		end = strchr(at, '\n');
+		end = end ? end + 1 : text + size;
+		xmlUnlinkNode(series->children);
+		xmlFreeNode(series->children);
+		rc = hg_xml_sink_add(&k, text, (size_t)(line - text)) == 0 &&
+			S_items(&k, doc, series, line, (size_t)(at - line), item, ctx, n) == 0 &&
+			hg_xml_sink_add(&k, end, (size_t)(text + size - end)) == 0 ? 0 : -1;
+	}
+	xmlFree(mem);
+	xmlFreeDoc(doc);
+	if (rc != 0 || k.failed || !k.data) {
+		free(k.data);
+		return hg_error_set("chart: cannot serialise the SVG (out of memory)");
+	}
+	*out = k.data;
+	if (len)
+		*len = k.len;
 	return 0;
 }
 

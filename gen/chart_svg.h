@@ -46,6 +46,13 @@ xmlNodePtr hg_svg_marker(xmlNodePtr parent, const char *shape, double x, double 
 xmlNodePtr hg_svg_open(xmlDocPtr *doc, double h, const char *title, const char *desc);
 /* The document serialised into *out (malloc'd, NUL-terminated) and freed. */
 int hg_svg_finish(char **out, size_t *len, xmlDocPtr doc);
+/* The same for a chart of many items (the bars of a comparison): doc's element series holds
+ * only hg_svg_placeholder(series); item(ctx, i, series) appends the nodes of the i-th of n items
+ * to series, which are written where the placeholder stands and freed at once, so that the
+ * chart never stands whole as a tree. The bytes are those of hg_svg_finish. */
+xmlNodePtr hg_svg_placeholder(xmlNodePtr series);
+int hg_svg_finish_items(char **out, size_t *len, xmlDocPtr doc, xmlNodePtr series,
+	void (*item)(void *ctx, size_t i, xmlNodePtr series), void *ctx, size_t n);
 /* A chart without figures is still a chart: it says so. */
 int hg_svg_empty(char **out, size_t *len, const char *title, const char *desc);
 /* The largest 1-2-5 value at or below v (> 0), and the smallest at or above. */

@@ -398,13 +398,12 @@ static void S_memory_table(hg_arena *a, hg_node *body, const S_group_rows *g, si
 
 /* The bar chart of a group (libraries first..last of the page's order). */
 static void S_group_chart(hg_arena *a, hg_node *body, const hg_lib *libs, size_t first,
-	size_t last, size_t g, const hg_system *s, hg_svgfile **charts, size_t *ncharts)
+	size_t last, size_t g, const hg_system *s, hg_svgsink *charts)
 {
 	hg_chart_bar *bars = calloc(last - first + 1, sizeof(*bars));
-	size_t nbars = 0, i;
-	hg_svgfile *sv;
+	size_t nbars = 0, i, len = 0;
 	hg_node *para;
-	char *title, *desc;
+	char *title, *desc, *name, *svg = NULL;
 
 	for (i = first; i < last; i++) {
 		const hg_lib *l = &libs[i];
@@ -428,25 +427,24 @@ static void S_group_chart(hg_arena *a, hg_node *body, const hg_lib *libs, size_t
 		"faster), each with its interval as a whisker. Grey bars: the bundled baselines (SM3, "
 		"SHA-2, SHA-3). Hatched bars: figures whose interval is wide or unconfirmed (without an "
 		"interval: disturbed).", hg_groups[g].heading, s->name));
-	*charts = realloc(*charts, (*ncharts + 1) * sizeof(hg_svgfile));
-	sv = &(*charts)[(*ncharts)++];
-	memset(sv, 0, sizeof(*sv));
-	sv->name = hg_xprintf("compare-%s.svg", hg_groups[g].key);
-	if (hg_chart_bars_svg(&sv->svg, &sv->len, title, desc,
-			hg_unit_text(a, s, "cycles/byte at 65536 B"), bars, nbars) != 0)
-		sv->svg = NULL;
+	name = hg_printf(a, "compare-%s.svg", hg_groups[g].key);
+	/* written at once: the charts of a large field are not all held until the page is */
+	if (hg_chart_bars_svg(&svg, &len, title, desc, hg_unit_text(a, s, "cycles/byte at 65536 B"),
+			bars, nbars) != 0 || charts->put(charts->ctx, name, svg, len) != 0)
+		charts->failed = 1;
+	free(svg);
 	free(title);
 	free(desc);
 	free(bars);
 	para = hg_add(a, body, HG_PARA);
 	para->cls = "chart";
-	hg_add_image(a, para, sv->name, hg_printf(a, "Bar chart: %s per byte at 65536 B of "
+	hg_add_image(a, para, name, hg_printf(a, "Bar chart: %s per byte at 65536 B of "
 		"each instance in \"%s\" on %s", hg_unit_name(s), hg_groups[g].heading, s->name),
 		"chart");
 }
 
 hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
-	size_t n, const hg_yardsticks *y, const hg_texts *tx, hg_svgfile **charts, size_t *ncharts)
+	size_t n, const hg_yardsticks *y, const hg_texts *tx, hg_svgsink *charts)
 {
 	hg_page *p = hg_page_new();
 	hg_arena *a = p->arena;
@@ -455,8 +453,6 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	hg_lib *libs = hg_libs_of(rows, n, &nlibs);
 	int noted = 0;
 
-	*charts = NULL;
-	*ncharts = 0;
 	p->root = "../";
 	p->title = hg_printf(a, "System %s — every algorithm compared", s->name);
 	p->breadcrumb = hg_system_breadcrumb(a, s);
@@ -499,7 +495,7 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		used = S_speed_table(a, body, rows_of, last - first, hg_printf(a, "%s: speed",
 			hg_groups[g].heading), s);
 		hg_marks_legend(a, body, used, s->spread_limit_pct, &noted);
-		S_group_chart(a, body, libs, first, last, g, s, charts, ncharts);
+		S_group_chart(a, body, libs, first, last, g, s, charts);
 		S_memory_table(a, body, rows_of, last - first, hg_groups[g].heading);
 	}
 	free(libs);
@@ -510,12 +506,3 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	return p;
 }
 
-void hg_svgfiles_free(hg_svgfile *f, size_t n)
-{
-	size_t i;
-	for (i = 0; f && i < n; i++) {
-		free(f[i].name);
-		free(f[i].svg);
-	}
-	free(f);
-}

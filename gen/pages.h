@@ -199,13 +199,13 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 
 /* ---- comparing the field (compare.c) ---- */
 
-/* An SVG file of a page, written beside it. */
+/* Where a page's SVG files go as they are drawn, to be written beside it: put(ctx, name, svg,
+ * len) with name such as "compare-256.svg"; 0, or -1 with the error stored. */
 typedef struct {
-	char *name;      /* "compare-256.svg" */
-	char *svg;       /* NULL when it could not be drawn (the error is stored) */
-	size_t len;
-} hg_svgfile;
-void hg_svgfiles_free(hg_svgfile *f, size_t n);
+	int (*put)(void *ctx, const char *name, const char *svg, size_t len);
+	void *ctx;
+	int failed;      /* a chart could not be drawn or put */
+} hg_svgsink;
 
 /* Cycles/byte against message size of an algorithm's rows on a system (in page order), with the
  * system's yardsticks as baselines. */
@@ -218,8 +218,8 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 	const hg_sysfigs *all, size_t nall, int *noted);
 
 /* The comparison page of a system from its rows (algorithm by algorithm, each in page order);
- * *charts gets the bar chart of each group, named as the page links them. */
+ * the bar chart of each group goes to charts as it is drawn, named as the page links it. */
 hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
-	size_t n, const hg_yardsticks *y, const hg_texts *tx, hg_svgfile **charts, size_t *ncharts);
+	size_t n, const hg_yardsticks *y, const hg_texts *tx, hg_svgsink *charts);
 
 #endif

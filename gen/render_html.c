@@ -11,6 +11,7 @@
 #include <libxml/xmlIO.h>
 
 #include "render.h"
+#include "xmlsink.h"
 
 #define X(s) ((const xmlChar *)(s))
 /* Where the body (or a table's rows) goes in a serialised frame: a comment no escaped text can
@@ -377,48 +378,13 @@ static xmlOutputBufferPtr S_skeleton(htmlDocPtr doc, const hg_page *page, size_t
 	return head;
 }
 
-/* The page's bytes as libxml2 serialises them, straight into a buffer that becomes the result:
- * never a second copy of a page of many megabytes. */
-typedef struct {
-	char *data;
-	size_t len, cap;
-	int failed;
-} S_sink;
-
-static int S_sink_write(void *ctx, const char *buf, int n)
-{
-	S_sink *k = ctx;
-	if (n <= 0)
-		return 0;
-	if (k->len + (size_t)n + 1 > k->cap) {
-		size_t cap = k->cap ? k->cap : 64 * 1024;
-		char *grown;
-		while (k->len + (size_t)n + 1 > cap)
-			cap *= 2;
-		grown = realloc(k->data, cap);
-		if (!grown) {
-			k->failed = 1;
-			return -1;
-		}
-		k->data = grown;
-		k->cap = cap;
-	}
-	memcpy(k->data + k->len, buf, (size_t)n);
-	k->len += (size_t)n;
-	return n;
-}
-
-static int S_sink_close(void *ctx)
-{
-	(void)ctx;
-	return 0;
-}
-
+/* The page's bytes as libxml2 serialises them, straight into a buffer that becomes the result
+ * (hg_xml_sink): never a second copy of a page of many megabytes. */
 int hg_render_html(char **out, size_t *len, const hg_page *page, const void *template)
 {
 	htmlDocPtr doc = xmlCopyDoc((xmlDocPtr)template, 1);
 	xmlOutputBufferPtr obuf = NULL, head = NULL;
-	S_sink sink = { NULL, 0, 0, 0 };
+	hg_xml_sink sink = { NULL, 0, 0, 0 };
 	const char *text;
 	size_t at = 0;
 	int failed;
@@ -427,7 +393,7 @@ int hg_render_html(char **out, size_t *len, const hg_page *page, const void *tem
 		return hg_error_set("out of memory copying the page skeleton");
 	head = S_skeleton(doc, page, &at);
 	if (head)
-		obuf = xmlOutputBufferCreateIO(S_sink_write, S_sink_close, &sink, NULL);
+		obuf = hg_xml_sink_open(&sink);
 	if (obuf) {
 		text = (const char *)xmlOutputBufferGetContent(head);
 		xmlOutputBufferWrite(obuf, (int)at, text);
@@ -444,7 +410,6 @@ int hg_render_html(char **out, size_t *len, const hg_page *page, const void *tem
 		free(sink.data);
 		return hg_error_set("cannot serialise the page %s", page->title);
 	}
-	sink.data[sink.len] = 0;
 	*out = sink.data;
 	*len = sink.len;
 	return 0;

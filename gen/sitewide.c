@@ -13,20 +13,26 @@
 #include "site_files.h"
 #include "sitewide.h"
 
+typedef struct {
+	const char *tmp, *system;
+} S_beside;
+
+static int S_put_beside(void *ctx, const char *name, const char *svg, size_t len)
+{
+	const S_beside *b = ctx;
+	return hg_site_write_beside(b->tmp, b->system, name, svg, len);
+}
+
 static int S_compare(const char *tmp, const void *template, const hg_data *d, size_t k,
 	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const hg_texts *tx)
 {
 	const hg_system *s = &d->systems[k];
-	size_t nch = 0, i;
-	hg_svgfile *charts = NULL;
-	hg_page *p = hg_page_compare(d, s, rows, n, y, tx, &charts, &nch);
+	S_beside beside = { tmp, s->name };
+	hg_svgsink charts = { S_put_beside, &beside, 0 };
+	hg_page *p = hg_page_compare(d, s, rows, n, y, tx, &charts);
 	char *rel = hg_xprintf("%s/compare", s->name);
-	int rc = hg_site_write_page(tmp, template, p, rel, 1);
+	int rc = charts.failed ? -1 : hg_site_write_page(tmp, template, p, rel, 1);
 
-	for (i = 0; i < nch && rc == 0; i++)
-		rc = charts[i].svg ? hg_site_write_beside(tmp, s->name, charts[i].name, charts[i].svg,
-			charts[i].len) : -1;
-	hg_svgfiles_free(charts, nch);
 	free(rel);
 	hg_page_free(p);
 	return rc;
