@@ -293,6 +293,7 @@ int hg_svg_finish_items(char **out, size_t *len, xmlDocPtr doc, xmlNodePtr serie
 	void (*item)(void *ctx, size_t i, xmlNodePtr series), void *ctx, size_t n)
 {
 	hg_xml_sink k = { NULL, 0, 0, 0 };
+	xmlNodePtr placeholder;
 	xmlChar *mem = NULL;
 	int size = 0, rc = -1;
 	const char *text, *at, *line, *end;
@@ -306,8 +307,9 @@ int hg_svg_finish_items(char **out, size_t *len, xmlDocPtr doc, xmlNodePtr serie
 			;
 		end = strchr(at, '\n');
 		end = end ? end + 1 : text + size;
-		xmlUnlinkNode(series->children);
-		xmlFreeNode(series->children);
+		placeholder = series->children;
+		xmlUnlinkNode(placeholder);
+		xmlFreeNode(placeholder);
 		rc = hg_xml_sink_add(&k, text, (size_t)(line - text)) == 0 &&
 			S_items(&k, doc, series, line, (size_t)(at - line), item, ctx, n) == 0 &&
 			hg_xml_sink_add(&k, end, (size_t)(text + size - end)) == 0 ? 0 : -1;
