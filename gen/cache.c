@@ -149,11 +149,7 @@ static int S_get_fig(hg_cpage *p, char *line)
 	r->implementation = S_get_str(field[1]);
 	r->status = S_get_str(field[2]);
 	r->kat = S_get_str(field[3]);
-	{
-		char *rec = S_get_str(field[4]);
-		hg_fig_set_record(r, rec, field[5]);
-		free(rec);
-	}
+	hg_fig_set_record(r, S_get_str(field[4]), field[5]);
 	r->headline_estimator = S_get_str(field[6]);
 	r->supercop_path = S_get_str(field[7]);
 	r->compiler = S_get_str(field[8]);
@@ -316,11 +312,16 @@ void hg_cpage_free(hg_cpage **p)
 	}
 }
 
+long long hg_mtime_ns(const struct stat *st)
+{
+	return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+}
+
 void hg_cpage_set_page(hg_cpage *p, const struct stat *st)
 {
 	p->page_ino = (unsigned long long)st->st_ino;
 	p->page_size = (unsigned long long)st->st_size;
-	p->page_mtime_ns = (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+	p->page_mtime_ns = hg_mtime_ns(st);
 }
 
 int hg_cpage_is_page(const hg_cpage *p, const struct stat *st)

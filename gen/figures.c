@@ -33,20 +33,18 @@ void hg_fig_clear(hg_fig *f)
 	memset(f, 0, sizeof(*f));
 }
 
-void hg_fig_set_record(hg_fig *f, const char *record, const char *sha256)
+void hg_fig_set_record(hg_fig *f, char *record, const char *sha256)
 {
-	size_t len = record ? strlen(record) + 1 : 0;
-	int with_sum = record && sha256 && strlen(sha256) == 64;
+	size_t len;
 	free(f->record);
-	f->record = f->record_sha256 = NULL;
-	if (!record)
+	f->record = record;
+	f->record_sha256 = NULL;
+	if (!record || !sha256 || strlen(sha256) != 64)
 		return;
-	f->record = malloc(len + (with_sum ? 65 : 0));
-	if (!f->record)
+	len = strlen(record) + 1;
+	if (!(f->record = realloc(record, len + 65)))
 		abort();
-	memcpy(f->record, record, len);
-	if (with_sum)
-		f->record_sha256 = memcpy(f->record + len, sha256, 65);
+	f->record_sha256 = memcpy(f->record + len, sha256, 65);
 }
 
 void hg_figs_free(hg_fig *figs, size_t n)
@@ -118,11 +116,8 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 		f->implementation = hg_xstrdup(r->implementation);
 		f->status = hg_xstrdup(r->status);
 		f->kat = S_dup(S_kat_of(r, sa));
-		{
-			char *rec = hg_xprintf("data/%s/%s", s->name, r->file);
-			hg_fig_set_record(f, rec, ev ? ev->sha256 : NULL);
-			free(rec);
-		}
+		hg_fig_set_record(f, hg_xprintf("data/%s/%s", s->name, r->file), ev ? ev->sha256 :
+			NULL);
 		f->message_bytes = r->message_bytes;
 		f->output_bytes = r->output_bytes;
 		f->supercop_path = S_dup(r->sc_path);

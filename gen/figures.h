@@ -70,8 +70,9 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 	const hg_sysalg *sa);
 void hg_figs_free(hg_fig *figs, size_t n);
 void hg_fig_clear(hg_fig *f);
-/* f's record (NULL: none) and its SHA-256 (NULL or "" when not known), in one allocation. */
-void hg_fig_set_record(hg_fig *f, const char *record, const char *sha256);
+/* f's record, a malloc'd path that f takes (NULL: none), with its SHA-256 (NULL, or not 64
+ * characters, when not known) appended to the same allocation. */
+void hg_fig_set_record(hg_fig *f, char *record, const char *sha256);
 /* Is the instance extendable-output (its name says XOF or SHAKE)? SUPERCOP's crypto_hash has
  * a fixed output length, so none of its primitives is. */
 int hg_fig_xof(const hg_fig *f);

@@ -312,7 +312,7 @@ static void S_out_stat(const S_build *b, const char *rel, unsigned long long *in
 		memset(&st, 0, sizeof(st));
 	*ino = (unsigned long long)st.st_ino;
 	*size = (unsigned long long)st.st_size;
-	*mtime = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	*mtime = hg_mtime_ns(&st);
 	free(path);
 }
 

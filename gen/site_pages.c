@@ -225,11 +225,6 @@ static int S_file_warnings(const hg_algpages *c, S_job *j, const hg_evfile *file
 	return 0;
 }
 
-static long long S_mtime_ns(const struct stat *st)
-{
-	return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
-}
-
 /* What the cache keeps of a page's files. */
 static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
 {
@@ -283,7 +278,7 @@ static int S_try_reuse(hg_algpages *c, S_job *j, S_scanned *sc, size_t nsc)
 		sc[i].rel = NULL;
 		f->ino = (unsigned long long)sc[i].st.st_ino;
 		f->size = (unsigned long long)sc[i].st.st_size;
-		f->mtime_ns = S_mtime_ns(&sc[i].st);
+		f->mtime_ns = hg_mtime_ns(&sc[i].st);
 		if (cf && cf->ino == f->ino && cf->size == f->size && cf->mtime_ns == f->mtime_ns) {
 			memcpy(f->sha256, cf->sha256, 65);
 		} else {

@@ -174,6 +174,8 @@ void hg_cpage_clear(hg_cpage *p);
 hg_cpage *hg_cpage_new(void);
 void hg_cpage_free(hg_cpage **p);
 struct stat;
+/* A file's modification time in nanoseconds, as the cache keeps it. */
+long long hg_mtime_ns(const struct stat *st);
 /* The stat of the page p describes: remembered; compared (1: that page, as the build left it). */
 void hg_cpage_set_page(hg_cpage *p, const struct stat *st);
 int hg_cpage_is_page(const hg_cpage *p, const struct stat *st);
