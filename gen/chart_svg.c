@@ -292,7 +292,7 @@ static int S_items(hg_xml_sink *k, xmlDocPtr doc, xmlNodePtr series, const char 
 int hg_svg_finish_items(char **out, size_t *len, xmlDocPtr doc, xmlNodePtr series,
 	void (*item)(void *ctx, size_t i, xmlNodePtr series), void *ctx, size_t n)
 {
-	hg_xml_sink k = { NULL, 0, 0, 0 };
+	hg_xml_sink k = { NULL, 0, 0, 0, NULL };
 	xmlNodePtr placeholder;
 	xmlChar *mem = NULL;
 	int size = 0, rc = -1;

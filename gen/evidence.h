@@ -396,6 +396,16 @@ json_t *hg_ev_parse(const char *file, const char *text, size_t len);
 /* Entries of dir (names), sorted; kind 'd' folders, 'f' files; symbolic links must stay in
  * root_real (else an error). A missing folder is an empty list. */
 int hg_ev_list(char ***out, size_t *n, const char *dir, char kind, const char *root_real);
+/* An evidence file's path in its system's folder ("records/<id>/<name>") and its stat. */
+typedef struct {
+	char *rel;
+	struct stat st;
+} hg_scanned;
+/* The evidence files of algorithm id on s with their stat, without reading them, sorted by
+ * path within each kind; 1 when something other than a regular file is there (the full load
+ * then decides). */
+int hg_ev_scan(hg_scanned **out, size_t *n, const hg_system *s, const char *id);
+void hg_ev_scan_free(hg_scanned *sc, size_t n);
 /* Read a file of a folder into a buffer of the calling thread (valid until its next call,
  * freed by hg_evidence_release); st gets its stat when not NULL. */
 int hg_ev_read_at(char **out, size_t *len, int dfd, const char *name, const char *shown,

@@ -230,4 +230,56 @@ int hg_ev_read_at(char **out, size_t *len, int dfd, const char *name, const char
 	return 0;
 }
 
-/* ---- the catalog ---- */
+/* ---- an algorithm's evidence files and their stat (evidence.h) ---- */
+
+int hg_ev_scan(hg_scanned **out, size_t *n, const hg_system *s, const char *id)
+{
+	const char *kinds[3];
+	size_t k, nkinds = hg_evidence_kinds(s, kinds), cap = 0;
+	*out = NULL;
+	*n = 0;
+	for (k = 0; k < nkinds; k++) {
+		char *dir = hg_xprintf("%s/%s/%s", s->dir, kinds[k], id);
+		DIR *d = opendir(dir);
+		struct dirent *de;
+		size_t first = *n, a, b;
+		free(dir);
+		if (!d)
+			continue;
+		while ((de = readdir(d)) != NULL) {
+			struct stat st;
+			if (de->d_name[0] == '.')
+				continue;
+			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+				!S_ISREG(st.st_mode)) {
+				closedir(d);
+				return 1;
+			}
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 64;
+				*out = realloc(*out, cap * sizeof(hg_scanned));
+				if (!*out)
+					abort();
+			}
+			(*out)[*n].rel = hg_xprintf("%s/%s/%s", kinds[k], id, de->d_name);
+			(*out)[*n].st = st;
+			(*n)++;
+		}
+		closedir(d);
+		for (a = first + 1; a < *n; a++)
+			for (b = a; b > first && strcmp((*out)[b - 1].rel, (*out)[b].rel) > 0; b--) {
+				hg_scanned t = (*out)[b];
+				(*out)[b] = (*out)[b - 1];
+				(*out)[b - 1] = t;
+			}
+	}
+	return 0;
+}
+
+void hg_ev_scan_free(hg_scanned *sc, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(sc[i].rel);
+	free(sc);
+}

@@ -2,6 +2,7 @@
  * page, the eBASH-style table, the index's headlines), copied into one small block, so that a
  * build holds them for every page without holding every page's figures. */
 #define _GNU_SOURCE
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,7 +75,7 @@ void hg_figs_spanning_mask(const hg_fig *figs, size_t n, char *keep)
 		keep[i] = (char)S_kept(figs, n, i);
 }
 
-hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout)
+hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout, size_t *size)
 {
 	size_t i, k, m = 0, bytes = 0;
 	char *keep = calloc(n + 1, 1), *at;
@@ -91,8 +92,11 @@ hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout)
 					bytes += strlen(v[k]) + 1;
 			memcpy(prev, v, sizeof(v));
 		}
-	out = malloc((m + 1) * sizeof(hg_fig) + bytes);
-	at = (char *)(out + m + 1);
+	/* the rows, then their strings (at least one byte: malloc(0) may give NULL) */
+	out = malloc(m * sizeof(hg_fig) + bytes + 1);
+	if (!out)
+		abort();
+	at = (char *)(out + m);
 	memset(prev, 0, sizeof(prev));
 	for (i = 0, m = 0; i < n; i++) {
 		char *copy[S_NSTR];
@@ -118,7 +122,23 @@ hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout)
 	}
 	free(keep);
 	*nout = m;
+	if (size)
+		*size = (size_t)(at - (char *)out);
 	return out;
+}
+
+void hg_figs_relocate(hg_fig *block, size_t n, const void *was, size_t size)
+{
+	uintptr_t from = (uintptr_t)was, to = (uintptr_t)block;
+	char *v[S_NSTR];
+	size_t i, k;
+	for (i = 0; i < n; i++) {
+		S_strs(&block[i], v);
+		for (k = 0; k < S_NSTR; k++)
+			if (v[k] && (uintptr_t)v[k] >= from && (uintptr_t)v[k] < from + size)
+				v[k] = (char *)(to + ((uintptr_t)v[k] - from));
+		S_set_strs(&block[i], v);
+	}
 }
 
 void hg_iv_md(hg_md *m, const hg_iv *iv)

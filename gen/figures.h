@@ -94,10 +94,34 @@ const hg_fig *hg_figs_headline(const hg_fig *figs, size_t n);
  * comparison page, the eBASH-style table, the index's headline): each library's first row, its
  * rows at 8, 32, 64, 576, 1536, 4096 and 65536 B, its longest row and its longest that passed,
  * in the same order, with their strings in the same block (record NULL: the downloads read the
- * page's own rows). *nout gets how many; free() the block (figtable.c). */
-hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout);
+ * page's own rows). *nout gets how many, *size (unless NULL) the block's bytes; free() the block
+ * (figtable.c). */
+hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout, size_t *size);
+/* A block of hg_figs_spanning's (n rows, size bytes) copied to block from where it was made
+ * (was): its strings pointed at their new place. */
+void hg_figs_relocate(hg_fig *block, size_t n, const void *was, size_t size);
 /* keep[i] (n of them): is figs[i] one of those rows? */
 void hg_figs_spanning_mask(const hg_fig *figs, size_t n, char *keep);
+/* ---- blocks of rows set aside in a temporary file (spill.c) ---- */
+
+typedef struct hg_spill hg_spill;
+/* Where a block went: its offset, bytes and rows, and its address when it was written. */
+typedef struct {
+	long long at;
+	size_t size, n;
+	const void *was;
+} hg_spill_block;
+
+/* An unnamed file in folder dir, gone when closed; NULL with the error set. */
+hg_spill *hg_spill_open(const char *dir);
+void hg_spill_close(hg_spill *s);
+/* A block of hg_figs_spanning's (n rows, size bytes) written to s, *b told where; any thread. */
+int hg_spill_put(hg_spill *s, hg_spill_block *b, const hg_fig *block, size_t n, size_t size);
+/* The bytes a block takes when read back, a multiple of a row's alignment. */
+size_t hg_spill_room(const hg_spill_block *b);
+/* The block read back into into (hg_spill_room(b) bytes), its strings pointing there. */
+int hg_spill_get(hg_spill *s, const hg_spill_block *b, hg_fig *into);
+
 /* Every field of a row a page can show, or of an interval, into a digest (figtable.c). */
 void hg_fig_md(hg_md *m, const hg_fig *f);
 void hg_iv_md(hg_md *m, const hg_iv *iv);

@@ -17,6 +17,10 @@
 int hg_render_md(char **out, size_t *len, const hg_page *page);
 /* template: the parsed skeleton (an htmlDocPtr, passed as void * to keep libxml2 out). */
 int hg_render_html(char **out, size_t *len, const hg_page *page, const void *template);
+/* The same bytes written to f as they are made, never held whole (a page of many megabytes);
+ * -1 when a write failed (f's error then says why) or the page could not be serialised. */
+int hg_render_md_to(FILE *f, const hg_page *page);
+int hg_render_html_to(FILE *f, const hg_page *page, const void *template);
 /* Parse the skeleton once; NULL with the error stored when it lacks the marked elements. */
 void *hg_template_load(const char *path);
 void hg_template_free(void *template);

@@ -378,13 +378,12 @@ static xmlOutputBufferPtr S_skeleton(htmlDocPtr doc, const hg_page *page, size_t
 	return head;
 }
 
-/* The page's bytes as libxml2 serialises them, straight into a buffer that becomes the result
- * (hg_xml_sink): never a second copy of a page of many megabytes. */
-int hg_render_html(char **out, size_t *len, const hg_page *page, const void *template)
+/* The page's bytes as libxml2 serialises them, straight into sink: a buffer that becomes the
+ * result, never a second copy of a page of many megabytes, or a file. */
+static int S_render(hg_xml_sink *sink, const hg_page *page, const void *template)
 {
 	htmlDocPtr doc = xmlCopyDoc((xmlDocPtr)template, 1);
 	xmlOutputBufferPtr obuf = NULL, head = NULL;
-	hg_xml_sink sink = { NULL, 0, 0, 0 };
 	const char *text;
 	size_t at = 0;
 	int failed;
@@ -393,7 +392,7 @@ int hg_render_html(char **out, size_t *len, const hg_page *page, const void *tem
 		return hg_error_set("out of memory copying the page skeleton");
 	head = S_skeleton(doc, page, &at);
 	if (head)
-		obuf = hg_xml_sink_open(&sink);
+		obuf = hg_xml_sink_open(sink);
 	if (obuf) {
 		text = (const char *)xmlOutputBufferGetContent(head);
 		xmlOutputBufferWrite(obuf, (int)at, text);
@@ -406,11 +405,26 @@ int hg_render_html(char **out, size_t *len, const hg_page *page, const void *tem
 	failed = !obuf || obuf->error;
 	if (obuf && xmlOutputBufferClose(obuf) < 0)
 		failed = 1;
-	if (failed || sink.failed || !sink.data) {
-		free(sink.data);
+	if (failed || sink->failed || (!sink->f && !sink->data)) {
+		free(sink->data);
+		sink->data = NULL;
 		return hg_error_set("cannot serialise the page %s", page->title);
 	}
+	return 0;
+}
+
+int hg_render_html(char **out, size_t *len, const hg_page *page, const void *template)
+{
+	hg_xml_sink sink = { NULL, 0, 0, 0, NULL };
+	if (S_render(&sink, page, template) != 0)
+		return -1;
 	*out = sink.data;
 	*len = sink.len;
 	return 0;
+}
+
+int hg_render_html_to(FILE *f, const hg_page *page, const void *template)
+{
+	hg_xml_sink sink = { NULL, 0, 0, 0, f };
+	return S_render(&sink, page, template);
 }

@@ -10,14 +10,19 @@
 typedef struct {
 	char *data;
 	size_t len, cap;
-	int oom;
+	int oom;          /* out of memory, or f failed */
 	int in_table;
+	FILE *f;          /* not NULL: the bytes go there instead, as they come */
 } S_out;
 
 static void S_put(S_out *o, const char *s, size_t n)
 {
 	if (o->oom)
 		return;
+	if (o->f) {
+		o->oom = fwrite(s, 1, n, o->f) != n;
+		return;
+	}
 	if (o->cap - o->len < n + 1) {
 		size_t cap = o->cap ? o->cap : 16384;
 		char *g;
@@ -283,19 +288,32 @@ static void S_blocks(S_out *o, const hg_node *n)
 	}
 }
 
+static void S_page(S_out *o, const hg_page *page)
+{
+	if (page->breadcrumb) {
+		S_inlines(o, page->breadcrumb, 1);
+		S_puts(o, "\n\n");
+	}
+	S_blocks(o, page->body);
+	if (page->footer) {
+		S_puts(o, "---\n\n");
+		S_inlines(o, page->footer, 1);
+		S_puts(o, "\n");
+	}
+}
+
+int hg_render_md_to(FILE *f, const hg_page *page)
+{
+	S_out o = { 0 };
+	o.f = f;
+	S_page(&o, page);
+	return o.oom ? -1 : 0;
+}
+
 int hg_render_md(char **out, size_t *len, const hg_page *page)
 {
 	S_out o = { 0 };
-	if (page->breadcrumb) {
-		S_inlines(&o, page->breadcrumb, 1);
-		S_puts(&o, "\n\n");
-	}
-	S_blocks(&o, page->body);
-	if (page->footer) {
-		S_puts(&o, "---\n\n");
-		S_inlines(&o, page->footer, 1);
-		S_puts(&o, "\n");
-	}
+	S_page(&o, page);
 	if (o.oom) {
 		free(o.data);
 		return -1;

@@ -478,6 +478,8 @@ static int S_system_pages(S_build *b)
 		const hg_fig **rows = hg_algpages_rows(b->ap, k, &nrows);
 		char cmp[65], eb[65];
 		int r;
+		if (!rows)
+			return -1;
 		hg_span_digest(cmp, "compare", b->global, s, rows, nrows, y, NULL, 0);
 		hg_span_digest(eb, "ebash", b->global, s, rows, nrows, NULL,
 			(const char *const *)b->ids, b->nids);
@@ -505,7 +507,7 @@ static int S_index(S_build *b)
 {
 	hg_page *p = hg_page_index(b->d, (const char *const *)b->ids, b->nids,
 		(const hg_fig *const *)b->headlines, &b->tx);
-	int rc = hg_site_write_page(b->tmp, b->template, p, "index", 0);
+	int rc = hg_site_write_page(b->tmp, b->template, p, "index", HG_PAGE_STREAM);
 	hg_page_free(p);
 	return rc;
 }

@@ -7,20 +7,41 @@
 #include "render.h"
 #include "site_files.h"
 
+/* <tmp>/<rel><ext> and its twin written as the renderer makes the bytes. */
+static int S_stream(const char *tmp, const char *rel, const char *ext, const void *template,
+	const hg_page *p)
+{
+	char *path = hg_xprintf("%s/%s%s", tmp, rel, ext);
+	FILE *f = hg_gztwin_open(path);
+	int rc;
+	free(path);
+	if (!f)
+		return -1;
+	rc = template ? hg_render_html_to(f, p, template) : hg_render_md_to(f, p);
+	if (rc != 0 && !ferror(f))
+		hg_error_set("cannot serialise the page %s", p->title);
+	if (hg_gztwin_close(f) != 0)
+		rc = -1;
+	return rc;
+}
+
 int hg_site_write_page(const char *tmp, const void *template, const hg_page *p, const char *rel,
-	int with_md)
+	int flags)
 {
 	char *html = NULL, *md = NULL, *path;
 	size_t hlen, mlen;
 	int rc;
 
+	if (flags & HG_PAGE_STREAM)
+		return S_stream(tmp, rel, ".html", template, p) != 0 || ((flags & HG_PAGE_MD) &&
+			S_stream(tmp, rel, ".md", NULL, p) != 0) ? -1 : 0;
 	if (hg_render_html(&html, &hlen, p, template) != 0)
 		return -1;
 	path = hg_xprintf("%s/%s.html", tmp, rel);
 	rc = hg_write_with_gz(path, html, hlen);
 	free(path);
 	free(html);
-	if (rc == 0 && with_md) {
+	if (rc == 0 && (flags & HG_PAGE_MD)) {
 		if (hg_render_md(&md, &mlen, p) != 0)
 			return hg_error_set("out of memory rendering %s.md", rel);
 		path = hg_xprintf("%s/%s.md", tmp, rel);

@@ -8,7 +8,11 @@
 
 #include "model.h"
 
-/* A page as <tmp>/<rel>.html (and .md when with_md), each with its .gz twin. */
+/* A page as <tmp>/<rel>.html (and .md with HG_PAGE_MD), each with its .gz twin; with
+ * HG_PAGE_STREAM (a page of many megabytes: the comparison page, the eBASH-style table, the
+ * indexes) serialised straight into its files instead of into memory first: the same bytes. */
+#define HG_PAGE_MD 1
+#define HG_PAGE_STREAM 2
 int hg_site_write_page(const char *tmp, const void *template, const hg_page *p, const char *rel,
 	int with_md);
 /* <tmp>/<system>/<name> and its .gz twin. */

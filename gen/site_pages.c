@@ -47,8 +47,8 @@ typedef struct {
 	hg_cpage *full;     /* the same with every row, when the page needs them after all */
 	int files_changed;  /* a file's stat is not the one cp remembers: cp is written again */
 	int no_chart;       /* rendered without a chart */
-	hg_fig *span;       /* the rows the spanning outputs read (hg_figs_spanning), kept */
-	size_t nspan;
+	hg_spill_block span; /* the rows the spanning outputs read (hg_figs_spanning), set aside */
+	hg_fig *headline;   /* the page's headline row (hg_figs_headline), kept; NULL: none */
 } S_job;
 
 struct hg_algpages {
@@ -71,14 +71,11 @@ struct hg_algpages {
 	hg_parts *parts;    /* told of each page done */
 	const char *site;   /* that site, when in_place */
 	char global[65];    /* digest of the generator and the templates the pages use */
+	hg_spill *spill;    /* where the pages' spanning rows wait for the system pages */
 	hg_yardsticks *yards; /* per system */
 	char *yard_keys;    /* per system, 65 bytes each: the digest of its yardsticks */
 };
 
-typedef struct {
-	char *rel;          /* "records/<id>/<name>" */
-	struct stat st;
-} S_scanned;
 
 static void S_warn(S_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void S_warn(S_job *j, const char *fmt, ...)
@@ -96,60 +93,6 @@ static void S_warn(S_job *j, const char *fmt, ...)
 	free(line);
 	j->warnings = grown;
 	j->nwarnings++;
-}
-
-/* The evidence files of an algorithm on a system with their stat, without reading them; 1 when
- * something other than a regular file is there (the full load then decides). */
-static int S_scan(S_scanned **out, size_t *n, const hg_system *s, const char *id)
-{
-	const char *kinds[3];
-	size_t k, nkinds = hg_evidence_kinds(s, kinds), cap = 0;
-	*out = NULL;
-	*n = 0;
-	for (k = 0; k < nkinds; k++) {
-		char *dir = hg_xprintf("%s/%s/%s", s->dir, kinds[k], id);
-		DIR *d = opendir(dir);
-		struct dirent *de;
-		size_t first = *n, a, b;
-		free(dir);
-		if (!d)
-			continue;
-		while ((de = readdir(d)) != NULL) {
-			struct stat st;
-			if (de->d_name[0] == '.')
-				continue;
-			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-				!S_ISREG(st.st_mode)) {
-				closedir(d);
-				return 1;
-			}
-			if (*n == cap) {
-				cap = cap ? 2 * cap : 64;
-				*out = realloc(*out, cap * sizeof(S_scanned));
-				if (!*out)
-					abort();
-			}
-			(*out)[*n].rel = hg_xprintf("%s/%s/%s", kinds[k], id, de->d_name);
-			(*out)[*n].st = st;
-			(*n)++;
-		}
-		closedir(d);
-		for (a = first + 1; a < *n; a++)
-			for (b = a; b > first && strcmp((*out)[b - 1].rel, (*out)[b].rel) > 0; b--) {
-				S_scanned t = (*out)[b];
-				(*out)[b] = (*out)[b - 1];
-				(*out)[b - 1] = t;
-			}
-	}
-	return 0;
-}
-
-static void S_scan_free(S_scanned *sc, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		free(sc[i].rel);
-	free(sc);
 }
 
 /* The page's digest: generator and templates, system.json, catalog entry, the part of the
@@ -250,7 +193,7 @@ static hg_cpage *S_cp(S_job *j)
 
 /* Are the page's own inputs those of the previous build? Hashes only the files whose stat
  * changed; when they are, its rows come from the cache. */
-static int S_try_reuse(hg_algpages *c, S_job *j, S_scanned *sc, size_t nsc)
+static int S_try_reuse(hg_algpages *c, S_job *j, hg_scanned *sc, size_t nsc)
 {
 	const hg_cpage *cp = j->cp;
 	hg_evfile *files;
@@ -360,10 +303,10 @@ static int S_own(hg_algpages *c, S_job *j)
 	hg_sysalg *sa;
 
 	if (c->cache_in && hg_cache_page_load(S_cp(j), c->cache_in, j->s->name, j->id, 0) == 0) {
-		S_scanned *sc = NULL;
+		hg_scanned *sc = NULL;
 		size_t nsc = 0;
-		int r = S_scan(&sc, &nsc, j->s, j->id) == 0 ? S_try_reuse(c, j, sc, nsc) : 0;
-		S_scan_free(sc, nsc);
+		int r = hg_ev_scan(&sc, &nsc, j->s, j->id) == 0 ? S_try_reuse(c, j, sc, nsc) : 0;
+		hg_ev_scan_free(sc, nsc);
 		j->have_cp = 1;
 		if (r != 0)
 			return r > 0 ? 0 : -1;
@@ -442,7 +385,7 @@ static int S_render(hg_algpages *c, S_job *j, const hg_sysfigs *all, size_t nall
 	}
 	p = hg_page_algorithm(c->d, j->s, j->id, j->sa, &c->yards[j->si], c->tx, all, nall, chart);
 	rel = hg_xprintf("%s/%s", j->s->name, j->id);
-	rc = hg_site_write_page(c->tmp, c->template, p, rel, 1);
+	rc = hg_site_write_page(c->tmp, c->template, p, rel, HG_PAGE_MD);
 	free(rel);
 	hg_page_free(p);
 	j->no_chart = !chart;
@@ -504,7 +447,15 @@ static int S_done(hg_algpages *c, S_job *j, int written)
 		e.nfigs = j->nfigs;
 		rc = hg_cache_page_save(c->cache_out, &e, j->files, j->nfiles);
 	}
-	j->span = hg_figs_spanning(j->figs, j->nfigs, &j->nspan);
+	{
+		size_t nspan, size, one;
+		hg_fig *span = hg_figs_spanning(j->figs, j->nfigs, &nspan, &size);
+		const hg_fig *h = hg_figs_headline(span, nspan);
+		j->headline = h ? hg_figs_spanning(h, 1, &one, NULL) : NULL;
+		if (rc == 0)
+			rc = hg_spill_put(c->spill, &j->span, span, nspan, size);
+		free(span);
+	}
 	/* every row, when the page has them, goes to the downloads' part */
 	if (!j->figs_borrowed) {
 		dep = j->figs;
@@ -586,17 +537,35 @@ static void *S_worker(void *arg)
 
 const hg_fig **hg_algpages_rows(const hg_algpages *c, size_t k, size_t *n)
 {
+	size_t i, m, total = 0, room = 0, head;
 	const hg_fig **rows;
-	size_t i, m, total = 0;
+	char *at;
 	for (i = 0; i < c->njobs; i++)
-		if (k == (size_t)-1 || c->jobs[i].si == k)
-			total += c->jobs[i].nspan;
-	rows = calloc(total + 1, sizeof(*rows));
+		if (k == (size_t)-1 || c->jobs[i].si == k) {
+			total += c->jobs[i].span.n;
+			room += hg_spill_room(&c->jobs[i].span);
+		}
+	/* the pointers, then the blocks: one allocation */
+	head = ((total + 1) * sizeof(*rows) + 15) / 16 * 16;
+	rows = malloc(head + room);
+	if (!rows) {
+		hg_error_set("out of memory reading the pages' rows back");
+		return NULL;
+	}
+	at = (char *)rows + head;
 	*n = 0;
 	for (i = 0; i < c->njobs; i++)
-		if (k == (size_t)-1 || c->jobs[i].si == k)
-			for (m = 0; m < c->jobs[i].nspan; m++)
-				rows[(*n)++] = &c->jobs[i].span[m];
+		if (k == (size_t)-1 || c->jobs[i].si == k) {
+			hg_fig *b = (hg_fig *)at;
+			if (hg_spill_get(c->spill, &c->jobs[i].span, b) != 0) {
+				free(rows);
+				return NULL;
+			}
+			for (m = 0; m < c->jobs[i].span.n; m++)
+				rows[(*n)++] = &b[m];
+			at += hg_spill_room(&c->jobs[i].span);
+		}
+	rows[*n] = NULL;
 	return rows;
 }
 
@@ -660,6 +629,8 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in)
 	c->in_place = in->site != NULL;
 	c->site = in->site;
 	memcpy(c->global, in->global, sizeof(c->global));
+	if (!(c->spill = hg_spill_open(c->tmp)))
+		return -1;
 	for (k = 0; k < d->nsystems; k++) {
 		char *dir = hg_xprintf("%s/%s", c->cache_out, d->systems[k].name);
 		int r = hg_mkdirs(dir);
@@ -748,8 +719,7 @@ int hg_algpages_render(hg_algpages *c, int jobs, FILE *warnings, size_t *nwarnin
 		*nwarnings += c->jobs[i].nwarnings;
 		if (c->jobs[i].error)
 			return hg_error_set("%s", c->jobs[i].error);
-		headlines[c->jobs[i].si * c->nids + c->jobs[i].ai] =
-			hg_figs_headline(c->jobs[i].span, c->jobs[i].nspan);
+		headlines[c->jobs[i].si * c->nids + c->jobs[i].ai] = c->jobs[i].headline;
 	}
 	if (atomic_load(&c->failed))
 		return hg_error_set("a page could not be rendered");
@@ -783,12 +753,13 @@ void hg_algpages_free(hg_algpages *c)
 		for (k = 0; k < j->nfiles; k++)
 			free(j->files[k].path);
 		free(j->files);
-		free(j->span);
+		free(j->headline);
 	}
 	for (i = 0; i < c->ngroups; i++)
 		free(c->groups[i]);
 	free(c->groups);
 	free(c->yards);
+	hg_spill_close(c->spill);
 	free(c->yard_keys);
 	free(c->jobs);
 	free(c);

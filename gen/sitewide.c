@@ -31,7 +31,8 @@ static int S_compare(const char *tmp, const void *template, const hg_data *d, si
 	hg_svgsink charts = { S_put_beside, &beside, 0 };
 	hg_page *p = hg_page_compare(d, s, rows, n, y, tx, &charts);
 	char *rel = hg_xprintf("%s/compare", s->name);
-	int rc = charts.failed ? -1 : hg_site_write_page(tmp, template, p, rel, 1);
+	int rc = charts.failed ? -1 : hg_site_write_page(tmp, template, p, rel,
+		HG_PAGE_MD | HG_PAGE_STREAM);
 
 	free(rel);
 	hg_page_free(p);
@@ -46,7 +47,7 @@ static int S_ebash(const char *tmp, const void *template, const hg_data *d, size
 	const hg_system *s = &d->systems[k];
 	hg_page *p = hg_page_ebash(d, s, rows, n, ids, nids, tx);
 	char *rel = hg_xprintf("%s/ebash", s->name);
-	int rc = hg_site_write_page(tmp, template, p, rel, 1);
+	int rc = hg_site_write_page(tmp, template, p, rel, HG_PAGE_MD | HG_PAGE_STREAM);
 	free(rel);
 	hg_page_free(p);
 	return rc;
@@ -89,7 +90,7 @@ static int S_system_page(const char *tmp, const void *template, hg_page *p, cons
 	const char *name)
 {
 	char *rel = hg_xprintf("%s/%s", s->name, name);
-	int rc = hg_site_write_page(tmp, template, p, rel, 0);
+	int rc = hg_site_write_page(tmp, template, p, rel, HG_PAGE_STREAM);
 	free(rel);
 	hg_page_free(p);
 	return rc;

@@ -128,7 +128,8 @@ size_t hg_algpages_count(const hg_algpages *ap);
 const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *ap, size_t k);
 /* The rows the spanning outputs read (hg_figs_spanning) of system k's pages (every system's when
  * k is (size_t)-1) in the order of the jobs: system by system, algorithm by algorithm, each in
- * page order. The caller frees the array. */
+ * page order, read back from where the pages set them aside. The caller frees the array (the rows
+ * are in the same allocation); NULL with the error set when they cannot be read back. */
 const hg_fig **hg_algpages_rows(const hg_algpages *ap, size_t k, size_t *n);
 /* The files (relative to the site) a rebuild in place must remove: the charts of pages
  * rendered again without one. */

@@ -1,5 +1,5 @@
 /* xmlsink.c — libxml2's serialiser writing into a growing buffer of ours, so that a large page or
- * chart is never copied once more after it is serialised. */
+ * chart is never copied once more after it is serialised, or straight into a file. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +9,13 @@ int hg_xml_sink_add(hg_xml_sink *k, const char *p, size_t n)
 {
 	if (k->failed)
 		return -1;
+	if (k->f) {
+		if (fwrite(p, 1, n, k->f) != n) {
+			k->failed = 1;
+			return -1;
+		}
+		return 0;
+	}
 	if (k->len + n + 1 > k->cap) {
 		size_t cap = k->cap ? k->cap : 64 * 1024;
 		char *grown;

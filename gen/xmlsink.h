@@ -5,13 +5,15 @@
 #define HG_XMLSINK_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <libxml/xmlIO.h>
 
 typedef struct {
 	char *data;      /* NUL-terminated once anything was written; the caller frees it */
 	size_t len, cap;
-	int failed;      /* out of memory */
+	int failed;      /* out of memory, or f failed */
+	FILE *f;         /* not NULL: the bytes go there instead, as they come */
 } hg_xml_sink;
 
 /* An output buffer writing into k (start it zeroed); NULL when out of memory. */

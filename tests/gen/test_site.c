@@ -610,3 +610,75 @@ Test(site, method_page_says_how_the_campaign_was_scheduled)
 	json_decref(busy);
 	json_decref(old);
 }
+
+/* Rows of two libraries, a page's: the spanning outputs keep the first, 32 B and 65536 B rows. */
+static void S_rows(hg_fig f[4], double base)
+{
+	static char *inst[2] = { "litchi_256", "litchi_512" };
+	static const unsigned long long size[2] = { 32, 65536 };
+	size_t i;
+	memset(f, 0, 4 * sizeof(hg_fig));
+	for (i = 0; i < 4; i++) {
+		f[i].system = "x86_1";
+		f[i].algorithm = "hash-15";
+		f[i].instance = inst[i / 2];
+		f[i].implementation = "opt";
+		f[i].status = "ok";
+		f[i].kat = "PASS";
+		f[i].unit = "cycles";
+		f[i].message_bytes = size[i % 2];
+		f[i].ok = 1;
+		f[i].headline_cpb = base + (double)i;
+		f[i].static_bytes = 4096 + (long long)i;
+	}
+}
+
+Test(site, rows_set_aside_come_back_whole)
+{
+	char *tmp = hbt_tmpdir("spill");
+	hg_spill *s = hg_spill_open(tmp);
+	hg_spill_block b[2];
+	hg_fig f[4], *into;
+	size_t k, i, n, size;
+
+	cr_assert(s, "%s", hg_error_last());
+	for (k = 0; k < 2; k++) {
+		hg_fig *block;
+		S_rows(f, 10.0 * (double)(k + 1));
+		block = hg_figs_spanning(f, 4, &n, &size);
+		cr_assert_eq(n, 4);
+		cr_assert_eq(hg_spill_put(s, &b[k], block, n, size), 0, "%s", hg_error_last());
+		memset(block, 0xa5, size); /* what comes back is the file's, not this memory's */
+		free(block);
+	}
+	for (k = 2; k-- > 0;) {
+		into = malloc(hg_spill_room(&b[k]));
+		cr_assert_eq(hg_spill_get(s, &b[k], into), 0, "%s", hg_error_last());
+		for (i = 0; i < 4; i++) {
+			cr_assert_str_eq(into[i].instance, i < 2 ? "litchi_256" : "litchi_512");
+			cr_assert_str_eq(into[i].kat, "PASS");
+			cr_assert_str_eq(into[i].algorithm, "hash-15");
+			cr_assert_eq(into[i].headline_cpb, 10.0 * (double)(k + 1) + (double)i);
+			cr_assert_eq(into[i].static_bytes, 4096 + (long long)i);
+			cr_assert((char *)into[i].instance > (char *)into &&
+				(char *)into[i].instance < (char *)into + hg_spill_room(&b[k]),
+				"row %zu's strings point into the block read back", i);
+		}
+		free(into);
+	}
+	hg_spill_close(s);
+	/* the file had no name: nothing is left in the folder */
+	{
+		char *cmd = hb_sprintf("test -z \"$(ls -A '%s')\"", tmp);
+		cr_assert_eq(system(cmd), 0, "%s: the spill left a file behind", tmp);
+		free(cmd);
+	}
+	free(tmp);
+}
+
+Test(site, a_spill_where_no_file_can_be_made_names_the_folder)
+{
+	hg_spill *s = hg_spill_open("/nonexistent/hashgen-spill");
+	cr_assert_null(s);
+	cr_assert(strstr(hg_error_last(), "/nonexistent/hashgen-spill"), "%s", hg_error_last());
+}
