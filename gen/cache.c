@@ -92,13 +92,14 @@ static double S_get_dbl(const char *s)
 
 static void S_put_fig(FILE *f, const hg_fig *r, int spanning)
 {
+	const hg_fig_more *x = hg_fig_more_get(r);
 	fputc(spanning ? 'S' : 'R', f);
 	S_put_str(f, r->instance);
 	S_put_str(f, r->implementation);
-	S_put_str(f, r->status);
+	S_put_str(f, x->status);
 	S_put_str(f, r->kat);
-	S_put_str(f, r->record);
-	S_put_str(f, r->record_sha256);
+	S_put_str(f, x->record);
+	S_put_str(f, x->record_sha256);
 	S_put_str(f, r->headline_estimator);
 	S_put_str(f, r->supercop_path);
 	S_put_str(f, r->compiler);
@@ -113,16 +114,16 @@ static void S_put_fig(FILE *f, const hg_fig *r, int spanning)
 	S_put_dbl(f, r->headline_iv.half_pct);
 	S_put_dbl(f, r->headline_iv.target_pct);
 	fprintf(f, "\t%llu\t%lld\t%d", r->message_bytes, r->output_bytes, r->ok);
-	S_put_dbl(f, r->mean_cycles);
-	S_put_dbl(f, r->cycles_per_byte);
-	S_put_dbl(f, r->mean_ns);
+	S_put_dbl(f, x->mean_cycles);
+	S_put_dbl(f, x->cycles_per_byte);
+	S_put_dbl(f, x->mean_ns);
 	S_put_dbl(f, r->mb_per_s);
-	fprintf(f, "\t%llu\t%zu", r->calls, r->rounds);
-	S_put_dbl(f, r->median_cycles);
-	S_put_dbl(f, r->spread_pct);
-	fprintf(f, "\t%d\t%d\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", r->unstable,
-		r->disturbed, r->static_bytes, r->baseline_rss_kib, r->peak_rss_kib, r->stack_bytes,
-		r->heap_peak_bytes, r->heap_allocations, r->mmap_bytes, r->text_bytes, r->data_bytes);
+	fprintf(f, "\t%llu\t%zu", x->calls, x->rounds);
+	S_put_dbl(f, x->median_cycles);
+	S_put_dbl(f, x->spread_pct);
+	fprintf(f, "\t%d\t%d\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", x->unstable,
+		r->disturbed, r->static_bytes, x->baseline_rss_kib, r->peak_rss_kib, r->stack_bytes,
+		r->heap_peak_bytes, x->heap_allocations, x->mmap_bytes, x->text_bytes, x->data_bytes);
 }
 
 /* The fields of an R line after its letter: 10 strings, 9 of the headline, 22 other figures. */
@@ -134,6 +135,7 @@ static int S_get_fig(hg_cpage *p, char *line)
 	char *field[S_NFIELDS + 1], *rest = line + 1, *t;
 	int n = 0, iv;
 	hg_fig *r;
+	hg_fig_more *x;
 	if (*rest++ != '\t')
 		return -1;
 	while ((t = strsep(&rest, "\t")) != NULL && n < S_NFIELDS + 1)
@@ -143,11 +145,12 @@ static int S_get_fig(hg_cpage *p, char *line)
 	p->figs = realloc(p->figs, (p->nfigs + 1) * sizeof(hg_fig));
 	r = &p->figs[p->nfigs++];
 	memset(r, 0, sizeof(*r));
+	x = hg_fig_more_of(r);
 	r->system = hg_xstrdup(p->system);
 	r->algorithm = hg_xstrdup(p->id);
 	r->instance = S_get_str(field[0]);
 	r->implementation = S_get_str(field[1]);
-	r->status = S_get_str(field[2]);
+	x->status = S_get_str(field[2]);
 	r->kat = S_get_str(field[3]);
 	hg_fig_set_record(r, S_get_str(field[4]), field[5]);
 	r->headline_estimator = S_get_str(field[6]);
@@ -169,26 +172,26 @@ static int S_get_fig(hg_cpage *p, char *line)
 	r->message_bytes = strtoull(field[19], NULL, 10);
 	r->output_bytes = strtoll(field[20], NULL, 10);
 	r->ok = atoi(field[21]);
-	r->mean_cycles = S_get_dbl(field[22]);
-	r->cycles_per_byte = S_get_dbl(field[23]);
-	r->mean_ns = S_get_dbl(field[24]);
+	x->mean_cycles = S_get_dbl(field[22]);
+	x->cycles_per_byte = S_get_dbl(field[23]);
+	x->mean_ns = S_get_dbl(field[24]);
 	r->mb_per_s = S_get_dbl(field[25]);
-	r->calls = strtoull(field[26], NULL, 10);
-	r->rounds = (size_t)strtoull(field[27], NULL, 10);
-	r->median_cycles = S_get_dbl(field[28]);
-	r->spread_pct = S_get_dbl(field[29]);
-	r->unstable = atoi(field[30]);
+	x->calls = strtoull(field[26], NULL, 10);
+	x->rounds = (size_t)strtoull(field[27], NULL, 10);
+	x->median_cycles = S_get_dbl(field[28]);
+	x->spread_pct = S_get_dbl(field[29]);
+	x->unstable = atoi(field[30]);
 	r->disturbed = atoi(field[31]);
 	r->static_bytes = strtoll(field[32], NULL, 10);
-	r->baseline_rss_kib = strtoll(field[33], NULL, 10);
+	x->baseline_rss_kib = strtoll(field[33], NULL, 10);
 	r->peak_rss_kib = strtoll(field[34], NULL, 10);
 	r->stack_bytes = strtoll(field[35], NULL, 10);
 	r->heap_peak_bytes = strtoll(field[36], NULL, 10);
-	r->heap_allocations = strtoll(field[37], NULL, 10);
-	r->mmap_bytes = strtoll(field[38], NULL, 10);
-	r->text_bytes = strtoll(field[39], NULL, 10);
-	r->data_bytes = strtoll(field[40], NULL, 10);
-	if (!r->instance || !r->implementation || !r->status || !r->record)
+	x->heap_allocations = strtoll(field[37], NULL, 10);
+	x->mmap_bytes = strtoll(field[38], NULL, 10);
+	x->text_bytes = strtoll(field[39], NULL, 10);
+	x->data_bytes = strtoll(field[40], NULL, 10);
+	if (!r->instance || !r->implementation || !x->status || !x->record)
 		return -1;
 	return 0;
 }

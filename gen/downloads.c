@@ -68,6 +68,7 @@ typedef struct {
 
 static void S_row_of(S_row *r, const hg_fig *f)
 {
+	const hg_fig_more *x = hg_fig_more_get(f);
 	int i = 0;
 #define STR(x) (r->kind[i] = 's', r->v[i] = (x), i++)
 #define NUM(ok, ...) (r->kind[i] = 'n', r->v[i] = (ok) ? (snprintf(r->buf[i], 64, __VA_ARGS__), \
@@ -80,34 +81,34 @@ static void S_row_of(S_row *r, const hg_fig *f)
 	STR(f->instance);
 	STR(f->implementation);
 	NUM(1, "%llu", f->message_bytes);
-	STR(f->status);
+	STR(x->status);
 	STR(f->kat);
-	DBL(f->ok, f->mean_cycles);
-	DBL(f->ok, f->cycles_per_byte);
-	DBL(f->ok, f->mean_ns);
+	DBL(f->ok, x->mean_cycles);
+	DBL(f->ok, x->cycles_per_byte);
+	DBL(f->ok, x->mean_ns);
 	DBL(f->ok, f->mb_per_s);
-	NUM(f->ok, "%llu", f->calls);
-	NUM(1, "%zu", f->rounds);
+	NUM(f->ok, "%llu", x->calls);
+	NUM(1, "%zu", x->rounds);
 	DBL(f->ok, f->headline_cpb);
 	DBL(f->ok && f->headline_iv.state != HG_IV_NONE, f->headline_iv.low_cpb);
 	DBL(f->ok && f->headline_iv.state != HG_IV_NONE, f->headline_iv.high_cpb);
 	STR(f->ok ? hg_iv_name(f->headline_iv.state) : NULL);
 	STR(f->ok ? f->headline_estimator : NULL);
-	DBL(f->median_cycles >= 0, f->median_cycles);
-	DBL(f->spread_pct >= 0, f->spread_pct);
-	BOOL(f->unstable);
+	DBL(x->median_cycles >= 0, x->median_cycles);
+	DBL(x->spread_pct >= 0, x->spread_pct);
+	BOOL(x->unstable);
 	BOOL(f->disturbed);
 	NUM(f->static_bytes >= 0, "%lld", f->static_bytes);
-	NUM(f->baseline_rss_kib >= 0, "%lld", f->baseline_rss_kib);
+	NUM(x->baseline_rss_kib >= 0, "%lld", x->baseline_rss_kib);
 	NUM(f->peak_rss_kib >= 0, "%lld", f->peak_rss_kib);
 	NUM(f->stack_bytes >= 0, "%lld", f->stack_bytes);
 	NUM(f->heap_peak_bytes >= 0, "%lld", f->heap_peak_bytes);
-	NUM(f->heap_allocations >= 0, "%lld", f->heap_allocations);
-	NUM(f->mmap_bytes >= 0, "%lld", f->mmap_bytes);
-	NUM(f->text_bytes >= 0, "%lld", f->text_bytes);
-	NUM(f->data_bytes >= 0, "%lld", f->data_bytes);
-	STR(f->record);
-	STR(f->record_sha256);
+	NUM(x->heap_allocations >= 0, "%lld", x->heap_allocations);
+	NUM(x->mmap_bytes >= 0, "%lld", x->mmap_bytes);
+	NUM(x->text_bytes >= 0, "%lld", x->text_bytes);
+	NUM(x->data_bytes >= 0, "%lld", x->data_bytes);
+	STR(x->record);
+	STR(x->record_sha256);
 	STR(f->supercop_path);
 	STR(f->compiler);
 	STR(f->unit ? f->unit : "cycles");

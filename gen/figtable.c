@@ -40,18 +40,17 @@ static int S_kept(const hg_fig *figs, size_t n, size_t i)
 }
 
 /* The strings of a kept row: the same text as the row before shares its copy. */
-#define S_NSTR 9
+#define S_NSTR 8
 static char **S_strs(hg_fig *f, char *v[S_NSTR])
 {
 	v[0] = f->system;
 	v[1] = f->algorithm;
 	v[2] = f->instance;
 	v[3] = f->implementation;
-	v[4] = f->status;
-	v[5] = f->kat;
-	v[6] = f->headline_estimator;
-	v[7] = f->supercop_path;
-	v[8] = f->compiler;
+	v[4] = f->kat;
+	v[5] = f->headline_estimator;
+	v[6] = f->supercop_path;
+	v[7] = f->compiler;
 	return v;
 }
 
@@ -61,11 +60,10 @@ static void S_set_strs(hg_fig *f, char *const v[S_NSTR])
 	f->algorithm = v[1];
 	f->instance = v[2];
 	f->implementation = v[3];
-	f->status = v[4];
-	f->kat = v[5];
-	f->headline_estimator = v[6];
-	f->supercop_path = v[7];
-	f->compiler = v[8];
+	f->kat = v[4];
+	f->headline_estimator = v[5];
+	f->supercop_path = v[6];
+	f->compiler = v[7];
 }
 
 void hg_figs_spanning_mask(const hg_fig *figs, size_t n, char *keep)
@@ -103,7 +101,7 @@ hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout, size_t *siz
 		if (!keep[i])
 			continue;
 		out[m] = figs[i];
-		out[m].record = out[m].record_sha256 = NULL; /* the downloads' alone */
+		out[m].more = NULL; /* the page's and the downloads' alone */
 		S_strs(&out[m], v);
 		for (k = 0; k < S_NSTR; k++) {
 			if (!v[k]) {
@@ -152,6 +150,27 @@ void hg_iv_md(hg_md *m, const hg_iv *iv)
 	hg_md_num(m, iv->target_pct);
 }
 
+/* A row's more into a digest; nothing when it has none (the spanning rows). */
+static void S_more_md(hg_md *m, const hg_fig_more *x)
+{
+	if (!x)
+		return;
+	hg_md_str(m, x->status);
+	hg_md_num(m, x->mean_cycles);
+	hg_md_num(m, x->cycles_per_byte);
+	hg_md_num(m, x->mean_ns);
+	hg_md_int(m, (long long)x->calls);
+	hg_md_int(m, (long long)x->rounds);
+	hg_md_num(m, x->median_cycles);
+	hg_md_num(m, x->spread_pct);
+	hg_md_int(m, x->unstable);
+	hg_md_int(m, x->baseline_rss_kib);
+	hg_md_int(m, x->heap_allocations);
+	hg_md_int(m, x->mmap_bytes);
+	hg_md_int(m, x->text_bytes);
+	hg_md_int(m, x->data_bytes);
+}
+
 void hg_fig_md(hg_md *m, const hg_fig *f)
 {
 	char *v[S_NSTR];
@@ -163,26 +182,14 @@ void hg_fig_md(hg_md *m, const hg_fig *f)
 	hg_md_int(m, (long long)f->message_bytes);
 	hg_md_int(m, f->output_bytes);
 	hg_md_int(m, f->ok);
-	hg_md_num(m, f->mean_cycles);
-	hg_md_num(m, f->cycles_per_byte);
-	hg_md_num(m, f->mean_ns);
 	hg_md_num(m, f->mb_per_s);
 	hg_md_num(m, f->headline_cycles);
 	hg_md_num(m, f->headline_cpb);
 	hg_iv_md(m, &f->headline_iv);
-	hg_md_int(m, (long long)f->calls);
-	hg_md_int(m, (long long)f->rounds);
-	hg_md_num(m, f->median_cycles);
-	hg_md_num(m, f->spread_pct);
-	hg_md_int(m, f->unstable);
 	hg_md_int(m, f->disturbed);
 	hg_md_int(m, f->static_bytes);
-	hg_md_int(m, f->baseline_rss_kib);
 	hg_md_int(m, f->peak_rss_kib);
 	hg_md_int(m, f->stack_bytes);
 	hg_md_int(m, f->heap_peak_bytes);
-	hg_md_int(m, f->heap_allocations);
-	hg_md_int(m, f->mmap_bytes);
-	hg_md_int(m, f->text_bytes);
-	hg_md_int(m, f->data_bytes);
+	S_more_md(m, f->more);
 }

@@ -24,27 +24,50 @@ void hg_fig_clear(hg_fig *f)
 	free(f->algorithm);
 	free(f->instance);
 	free(f->implementation);
-	free(f->status);
+	if (f->more) {
+		free(f->more->status);
+		free(f->more->record);
+		free(f->more);
+	}
 	free(f->kat);
-	free(f->record);
 	free(f->headline_estimator);
 	free(f->supercop_path);
 	free(f->compiler);
 	memset(f, 0, sizeof(*f));
 }
 
+hg_fig_more *hg_fig_more_of(hg_fig *f)
+{
+	if (!f->more) {
+		if (!(f->more = calloc(1, sizeof(hg_fig_more))))
+			abort();
+		f->more->median_cycles = f->more->spread_pct = -1;
+		f->more->baseline_rss_kib = f->more->heap_allocations = f->more->mmap_bytes =
+			f->more->text_bytes = f->more->data_bytes = -1;
+	}
+	return f->more;
+}
+
+const hg_fig_more *hg_fig_more_get(const hg_fig *f)
+{
+	static const hg_fig_more none = { NULL, NULL, NULL, 0, 0, 0, 0, 0, -1, -1, 0, -1, -1, -1,
+		-1, -1 };
+	return f->more ? f->more : &none;
+}
+
 void hg_fig_set_record(hg_fig *f, char *record, const char *sha256)
 {
+	hg_fig_more *x = hg_fig_more_of(f);
 	size_t len;
-	free(f->record);
-	f->record = record;
-	f->record_sha256 = NULL;
+	free(x->record);
+	x->record = record;
+	x->record_sha256 = NULL;
 	if (!record || !sha256 || strlen(sha256) != 64)
 		return;
 	len = strlen(record) + 1;
-	if (!(f->record = realloc(record, len + 65)))
+	if (!(x->record = realloc(record, len + 65)))
 		abort();
-	f->record_sha256 = memcpy(f->record + len, sha256, 65);
+	x->record_sha256 = memcpy(x->record + len, sha256, 65);
 }
 
 void hg_figs_free(hg_fig *figs, size_t n)
@@ -106,6 +129,7 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 		const hg_evfile *ev = bsearch(r->file, sa->files, sa->nfiles, sizeof(hg_evfile),
 			S_cmp_evfile);
 		hg_fig *f = &figs[i];
+		hg_fig_more *x = hg_fig_more_of(f);
 		hg_figures_t fg;
 		double median, pct;
 
@@ -114,7 +138,7 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 		f->algorithm = hg_xstrdup(id);
 		f->instance = hg_xstrdup(r->instance);
 		f->implementation = hg_xstrdup(r->implementation);
-		f->status = hg_xstrdup(r->status);
+		x->status = hg_xstrdup(r->status);
 		f->kat = S_dup(S_kat_of(r, sa));
 		hg_fig_set_record(f, hg_xprintf("data/%s/%s", s->name, r->file), ev ? ev->sha256 :
 			NULL);
@@ -122,27 +146,26 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 		f->output_bytes = r->output_bytes;
 		f->supercop_path = S_dup(r->sc_path);
 		f->compiler = S_dup(r->sc_compiler);
-		f->rounds = r->ntrials;
-		f->median_cycles = f->spread_pct = -1;
+		x->rounds = r->ntrials;
 		if (strcmp(r->status, "ok") == 0 && hg_record_figures(&fg, r) == 0) {
 			f->ok = 1;
-			f->mean_cycles = fg.mean_cycles;
-			f->cycles_per_byte = fg.cycles_per_byte;
-			f->mean_ns = fg.mean_ns;
+			x->mean_cycles = fg.mean_cycles;
+			x->cycles_per_byte = fg.cycles_per_byte;
+			x->mean_ns = fg.mean_ns;
 			f->mb_per_s = fg.mbps;
-			f->calls = fg.n;
+			x->calls = fg.n;
 			S_headline_to_fig(f, r, &fg);
 		} else {
 			hg_iv_none(&f->headline_iv);
 		}
 		if (hg_record_spread(r, &median, &pct) == 0) {
-			f->median_cycles = median;
-			f->spread_pct = pct;
-			f->unstable = pct > s->spread_limit_pct;
+			x->median_cycles = median;
+			x->spread_pct = pct;
+			x->unstable = pct > s->spread_limit_pct;
 		}
 		f->disturbed = r->disturbed;
 		f->static_bytes = r->static_bytes;
-		f->baseline_rss_kib = r->baseline_rss_kib;
+		x->baseline_rss_kib = r->baseline_rss_kib;
 		f->peak_rss_kib = r->peak_rss_kib;
 		hg_memory_to_fig(f, r);
 	}
@@ -371,12 +394,13 @@ int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b)
 
 void hg_memory_to_fig(hg_fig *f, const hg_record *r)
 {
+	hg_fig_more *x = hg_fig_more_of(f);
 	f->stack_bytes = r->memory.stack_bytes;
 	f->heap_peak_bytes = r->memory.heap_peak_bytes;
-	f->heap_allocations = r->memory.heap_allocations;
-	f->mmap_bytes = r->memory.mmap_bytes;
-	f->text_bytes = r->memory.text_bytes;
-	f->data_bytes = r->memory.data_bytes;
+	x->heap_allocations = r->memory.heap_allocations;
+	x->mmap_bytes = r->memory.mmap_bytes;
+	x->text_bytes = r->memory.text_bytes;
+	x->data_bytes = r->memory.data_bytes;
 }
 
 

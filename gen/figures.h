@@ -37,30 +37,40 @@ typedef struct {
 	double half_pct, target_pct;
 } hg_iv;
 
+/* The figures of a row that only its own page, its chart and the downloads show: NULL in the rows
+ * the outputs spanning the field keep (hg_figs_spanning), so that those stay small. */
+typedef struct {
+	char *status;
+	char *record;            /* the record's copy in the site: data/<system>/records/<id>/… */
+	char *record_sha256;     /* its SHA-256, in record's allocation; NULL: none (hg_fig_set_record) */
+	double mean_cycles, cycles_per_byte, mean_ns;
+	unsigned long long calls;
+	size_t rounds;
+	double median_cycles, spread_pct; /* < 0: no single-call samples */
+	int unstable;
+	long long baseline_rss_kib; /* -1: not recorded */
+	long long heap_allocations, mmap_bytes, text_bytes, data_bytes; /* -1: not recorded */
+} hg_fig_more;
+
 /* One timed record as a row of the downloads, the comparison pages and the charts: its raw
  * figures at full precision (the pages round them; the downloads do not). */
 typedef struct {
-	char *system, *algorithm, *instance, *implementation, *status;
+	char *system, *algorithm, *instance, *implementation;
 	const char *unit;        /* of the counter figures: hg_unit_name of the system (static) */
 	char *kat;               /* the record's KAT result, else its library's; NULL: none */
-	char *record;            /* the record's copy in the site: data/<system>/records/<id>/… */
-	char *record_sha256;     /* its SHA-256, in record's allocation; NULL: none (hg_fig_set_record) */
+	hg_fig_more *more;       /* the rest, owned by the row (hg_fig_more_of); NULL: not kept */
 	unsigned long long message_bytes;
 	long long output_bytes;  /* -1: not recorded */
 	int ok;                  /* status ok and the rounds give figures; else the figures are 0 */
-	double mean_cycles, cycles_per_byte, mean_ns, mb_per_s;
+	int disturbed;
+	double mb_per_s;
 	/* the headline figure the comparisons use; for earlier evidence the mean's, estimator
 	 * "mean" (NULL when !ok) */
 	double headline_cycles, headline_cpb;
 	char *headline_estimator;
 	hg_iv headline_iv;       /* its interval */
-	unsigned long long calls;
-	size_t rounds;
-	double median_cycles, spread_pct; /* < 0: no single-call samples */
-	int unstable, disturbed;
-	long long static_bytes, baseline_rss_kib, peak_rss_kib; /* -1: not recorded */
-	long long stack_bytes, heap_peak_bytes, heap_allocations, mmap_bytes, text_bytes,
-		data_bytes;          /* -1: not recorded */
+	long long static_bytes, peak_rss_kib; /* -1: not recorded */
+	long long stack_bytes, heap_peak_bytes; /* -1: not recorded */
 	char *supercop_path;     /* a SUPERCOP implementation's path in its tree; NULL: not one */
 	char *compiler;          /* the SUPERCOP compiler setting it was built with; NULL: none */
 } hg_fig;
@@ -70,6 +80,10 @@ int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, co
 	const hg_sysalg *sa);
 void hg_figs_free(hg_fig *figs, size_t n);
 void hg_fig_clear(hg_fig *f);
+/* f's more, made (zeroed, the memory figures -1) when it has none. */
+hg_fig_more *hg_fig_more_of(hg_fig *f);
+/* f's more to read, or one that records nothing (as hg_fig_more_of makes it). */
+const hg_fig_more *hg_fig_more_get(const hg_fig *f);
 /* f's record, a malloc'd path that f takes (NULL: none), with its SHA-256 (NULL, or not 64
  * characters, when not known) appended to the same allocation. */
 void hg_fig_set_record(hg_fig *f, char *record, const char *sha256);

@@ -51,7 +51,8 @@ typedef struct {
 	size_t npinfo;
 	char **ids;         /* every algorithm id, sorted (the strings are d's) */
 	size_t nids;
-	const hg_fig **headlines; /* [system * nids + algorithm], NULL: none (rows of ap) */
+	const hg_fig **headlines; /* [system * nids + algorithm], NULL: none (read back from ap
+	                           * while a page needs them) */
 	char *tmp;          /* the site being built */
 	char **pages;       /* the sitemap's pages */
 	size_t npages;
@@ -422,8 +423,8 @@ static int S_algorithm_pages(S_build *b)
 	S_parts_new(b);
 	in.parts = b->parts;
 	if (hg_algpages_new(&b->ap, &in) != 0 ||
-		hg_algpages_render(b->ap, b->o->jobs, b->o->warnings, &b->stats->warnings,
-			b->headlines) != 0 || hg_parts_finish(b->parts) != 0)
+		hg_algpages_render(b->ap, b->o->jobs, b->o->warnings, &b->stats->warnings) != 0 ||
+		hg_parts_finish(b->parts) != 0)
 		return -1;
 	b->stats->pages = hg_algpages_count(b->ap);
 	return 0;
@@ -476,10 +477,13 @@ static int S_system_pages(S_build *b)
 		const hg_yardsticks *y = hg_algpages_yardsticks(b->ap, k);
 		size_t nrows;
 		const hg_fig **rows = hg_algpages_rows(b->ap, k, &nrows);
+		void *heads = rows ? hg_algpages_headlines(b->ap, k, b->headlines) : NULL;
 		char cmp[65], eb[65];
 		int r;
-		if (!rows)
+		if (!heads) {
+			free(rows);
 			return -1;
+		}
 		hg_span_digest(cmp, "compare", b->global, s, rows, nrows, y, NULL, 0);
 		hg_span_digest(eb, "ebash", b->global, s, rows, nrows, NULL,
 			(const char *const *)b->ids, b->nids);
@@ -489,6 +493,8 @@ static int S_system_pages(S_build *b)
 			b->nids, (const hg_fig *const *)b->headlines, rows, nrows, y,
 			S_span_needed(b, k, "compare", cmp), S_span_needed(b, k, "ebash", eb));
 		free(rows);
+		free(heads);
+		memset(b->headlines + k * b->nids, 0, b->nids * sizeof(*b->headlines));
 		if (r != 0)
 			return -1;
 		hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/index.html", s->name));
@@ -505,10 +511,17 @@ static int S_system_pages(S_build *b)
 
 static int S_index(S_build *b)
 {
-	hg_page *p = hg_page_index(b->d, (const char *const *)b->ids, b->nids,
+	void *heads = hg_algpages_headlines(b->ap, (size_t)-1, b->headlines);
+	hg_page *p;
+	int rc;
+	if (!heads)
+		return -1;
+	p = hg_page_index(b->d, (const char *const *)b->ids, b->nids,
 		(const hg_fig *const *)b->headlines, &b->tx);
-	int rc = hg_site_write_page(b->tmp, b->template, p, "index", HG_PAGE_STREAM);
+	rc = hg_site_write_page(b->tmp, b->template, p, "index", HG_PAGE_STREAM);
 	hg_page_free(p);
+	free(heads);
+	memset(b->headlines, 0, b->d->nsystems * b->nids * sizeof(*b->headlines));
 	return rc;
 }
 

@@ -48,7 +48,7 @@ typedef struct {
 	int files_changed;  /* a file's stat is not the one cp remembers: cp is written again */
 	int no_chart;       /* rendered without a chart */
 	hg_spill_block span; /* the rows the spanning outputs read (hg_figs_spanning), set aside */
-	hg_fig *headline;   /* the page's headline row (hg_figs_headline), kept; NULL: none */
+	hg_spill_block headline; /* the page's headline row (hg_figs_headline), set aside */
 } S_job;
 
 struct hg_algpages {
@@ -448,13 +448,16 @@ static int S_done(hg_algpages *c, S_job *j, int written)
 		rc = hg_cache_page_save(c->cache_out, &e, j->files, j->nfiles);
 	}
 	{
-		size_t nspan, size, one;
+		size_t nspan, size, one, hsize;
 		hg_fig *span = hg_figs_spanning(j->figs, j->nfigs, &nspan, &size);
 		const hg_fig *h = hg_figs_headline(span, nspan);
-		j->headline = h ? hg_figs_spanning(h, 1, &one, NULL) : NULL;
+		hg_fig *head = h ? hg_figs_spanning(h, 1, &one, &hsize) : NULL;
 		if (rc == 0)
 			rc = hg_spill_put(c->spill, &j->span, span, nspan, size);
+		if (rc == 0 && head)
+			rc = hg_spill_put(c->spill, &j->headline, head, one, hsize);
 		free(span);
+		free(head);
 	}
 	/* every row, when the page has them, goes to the downloads' part */
 	if (!j->figs_borrowed) {
@@ -535,37 +538,64 @@ static void *S_worker(void *arg)
 	return NULL;
 }
 
-const hg_fig **hg_algpages_rows(const hg_algpages *c, size_t k, size_t *n)
+/* The spanning rows (headline 0) or the headline rows (1) of system k's jobs (every system's
+ * when k is (size_t)-1), read back: the pointers to them in job order, then the blocks, in one
+ * allocation; rows[m] comes from job at[m] when at is not NULL. */
+static const hg_fig **S_read_back(const hg_algpages *c, size_t k, int headline, size_t *n,
+	size_t *at)
 {
 	size_t i, m, total = 0, room = 0, head;
 	const hg_fig **rows;
-	char *at;
+	char *to;
 	for (i = 0; i < c->njobs; i++)
 		if (k == (size_t)-1 || c->jobs[i].si == k) {
-			total += c->jobs[i].span.n;
-			room += hg_spill_room(&c->jobs[i].span);
+			const hg_spill_block *b = headline ? &c->jobs[i].headline : &c->jobs[i].span;
+			total += b->n;
+			room += hg_spill_room(b);
 		}
-	/* the pointers, then the blocks: one allocation */
 	head = ((total + 1) * sizeof(*rows) + 15) / 16 * 16;
 	rows = malloc(head + room);
 	if (!rows) {
 		hg_error_set("out of memory reading the pages' rows back");
 		return NULL;
 	}
-	at = (char *)rows + head;
+	to = (char *)rows + head;
 	*n = 0;
 	for (i = 0; i < c->njobs; i++)
 		if (k == (size_t)-1 || c->jobs[i].si == k) {
-			hg_fig *b = (hg_fig *)at;
-			if (hg_spill_get(c->spill, &c->jobs[i].span, b) != 0) {
+			const hg_spill_block *b = headline ? &c->jobs[i].headline : &c->jobs[i].span;
+			hg_fig *block = (hg_fig *)to;
+			if (hg_spill_get(c->spill, b, block) != 0) {
 				free(rows);
 				return NULL;
 			}
-			for (m = 0; m < c->jobs[i].span.n; m++)
-				rows[(*n)++] = &b[m];
-			at += hg_spill_room(&c->jobs[i].span);
+			for (m = 0; m < b->n; m++) {
+				if (at)
+					at[*n] = i;
+				rows[(*n)++] = &block[m];
+			}
+			to += hg_spill_room(b);
 		}
 	rows[*n] = NULL;
+	return rows;
+}
+
+const hg_fig **hg_algpages_rows(const hg_algpages *c, size_t k, size_t *n)
+{
+	return S_read_back(c, k, 0, n, NULL);
+}
+
+void *hg_algpages_headlines(const hg_algpages *c, size_t k, const hg_fig **headlines)
+{
+	size_t n, m, *at = calloc(c->njobs + 1, sizeof(size_t));
+	const hg_fig **rows = at ? S_read_back(c, k, 1, &n, at) : NULL;
+	if (!rows) {
+		free(at);
+		return NULL;
+	}
+	for (m = 0; m < n; m++)
+		headlines[c->jobs[at[m]].si * c->nids + c->jobs[at[m]].ai] = rows[m];
+	free(at);
 	return rows;
 }
 
@@ -689,8 +719,7 @@ static size_t S_group_folders(void *ctx, size_t i, char **out, size_t max)
 	return n;
 }
 
-int hg_algpages_render(hg_algpages *c, int jobs, FILE *warnings, size_t *nwarnings,
-	const hg_fig **headlines)
+int hg_algpages_render(hg_algpages *c, int jobs, FILE *warnings, size_t *nwarnings)
 {
 	int nthreads = jobs > 0 ? jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	pthread_t *threads;
@@ -719,7 +748,6 @@ int hg_algpages_render(hg_algpages *c, int jobs, FILE *warnings, size_t *nwarnin
 		*nwarnings += c->jobs[i].nwarnings;
 		if (c->jobs[i].error)
 			return hg_error_set("%s", c->jobs[i].error);
-		headlines[c->jobs[i].si * c->nids + c->jobs[i].ai] = c->jobs[i].headline;
 	}
 	if (atomic_load(&c->failed))
 		return hg_error_set("a page could not be rendered");
@@ -753,7 +781,6 @@ void hg_algpages_free(hg_algpages *c)
 		for (k = 0; k < j->nfiles; k++)
 			free(j->files[k].path);
 		free(j->files);
-		free(j->headline);
 	}
 	for (i = 0; i < c->ngroups; i++)
 		free(c->groups[i]);

@@ -120,10 +120,8 @@ typedef struct {
  * yardsticks of every system. *out is set even on failure: free it. */
 int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in);
 /* Render the pages with jobs threads (0: one per CPU). Every job's warnings go to warnings
- * (NULL: dropped) in job order, counted into *nwarnings; headlines[system * nids + algorithm]
- * gets the headline of each page (see hg_page_algorithm). */
-int hg_algpages_render(hg_algpages *ap, int jobs, FILE *warnings, size_t *nwarnings,
-	const hg_fig **headlines);
+ * (NULL: dropped) in job order, counted into *nwarnings. */
+int hg_algpages_render(hg_algpages *ap, int jobs, FILE *warnings, size_t *nwarnings);
 size_t hg_algpages_count(const hg_algpages *ap);
 const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *ap, size_t k);
 /* The rows the spanning outputs read (hg_figs_spanning) of system k's pages (every system's when
@@ -131,6 +129,11 @@ const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *ap, size_t k);
  * page order, read back from where the pages set them aside. The caller frees the array (the rows
  * are in the same allocation); NULL with the error set when they cannot be read back. */
 const hg_fig **hg_algpages_rows(const hg_algpages *ap, size_t k, size_t *n);
+/* The headline of each page of system k (every system's when k is (size_t)-1; see
+ * hg_page_algorithm) read back into headlines[system * nids + algorithm] (a page without one
+ * leaves its slot as it was); returns the allocation that holds them, for free(), or NULL with
+ * the error set. */
+void *hg_algpages_headlines(const hg_algpages *ap, size_t k, const hg_fig **headlines);
 /* The files (relative to the site) a rebuild in place must remove: the charts of pages
  * rendered again without one. */
 void hg_algpages_stale(const hg_algpages *ap, char ***v, size_t *n);

@@ -225,10 +225,10 @@ Test(remeasure, the_pages_mark_the_same_figure_unstable, .timeout = HBT_TIMEOUT(
 		for (k = 0; k < 3; k++)
 			if (figs[i].message_bytes == want[k].bytes) {
 				seen++;
-				cr_expect_float_eq(figs[i].spread_pct, want[k].pct, 1e-9, "%s at %llu B: %g %%",
-					figs[i].implementation, want[k].bytes, figs[i].spread_pct);
-				cr_expect_eq(figs[i].unstable, want[k].unstable, "%s at %llu B: unstable %d",
-					figs[i].implementation, want[k].bytes, figs[i].unstable);
+				cr_expect_float_eq(figs[i].more->spread_pct, want[k].pct, 1e-9, "%s at %llu B: %g %%",
+					figs[i].implementation, want[k].bytes, figs[i].more->spread_pct);
+				cr_expect_eq(figs[i].more->unstable, want[k].unstable, "%s at %llu B: unstable %d",
+					figs[i].implementation, want[k].bytes, figs[i].more->unstable);
 			}
 	cr_expect_eq(seen, 6, "two libraries at three sizes, not %zu figures", seen);
 	hg_figs_free(figs, n);

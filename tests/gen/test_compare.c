@@ -244,23 +244,26 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 Test(compare, csv_quotes_what_needs_quoting)
 {
 	hg_fig f;
+	hg_fig_more x;
 	const hg_fig *rows[1] = { &f };
 	char *out, **fields;
 	const char *p;
 	size_t len, n, k;
 
 	memset(&f, 0, sizeof(f));
+	memset(&x, 0, sizeof(x));
+	f.more = &x;
 	f.system = "x86_1";
 	f.algorithm = "hash-99";
 	f.instance = "a,b \"c\"\nd";
 	f.implementation = "reference";
-	f.status = "crash";
-	f.record = "data/x86_1/records/hash-99/x.json";
+	x.status = "crash";
+	x.record = "data/x86_1/records/hash-99/x.json";
 	f.message_bytes = 32;
-	f.static_bytes = f.baseline_rss_kib = f.peak_rss_kib = -1;
-	f.stack_bytes = f.heap_peak_bytes = f.heap_allocations = -1;
-	f.mmap_bytes = f.text_bytes = f.data_bytes = -1;
-	f.median_cycles = f.spread_pct = -1;
+	f.static_bytes = x.baseline_rss_kib = f.peak_rss_kib = -1;
+	f.stack_bytes = f.heap_peak_bytes = x.heap_allocations = -1;
+	x.mmap_bytes = x.text_bytes = x.data_bytes = -1;
+	x.median_cycles = x.spread_pct = -1;
 	cr_assert_eq(hg_results_csv(&out, &len, rows, 1), 0);
 	p = out;
 	n = S_csv_record(&fields, &p);

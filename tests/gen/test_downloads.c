@@ -373,26 +373,30 @@ Test(downloads, a_field_of_230_algorithms_comes_in_parts_of_100, .timeout = HBT_
 
 /* ---- one part through the API ---- */
 
-static void S_fig(hg_fig *f, char *system, char *algorithm)
+/* A row of a crashed record; x (the row's more) is the caller's. */
+static void S_fig(hg_fig *f, hg_fig_more *x, char *system, char *algorithm)
 {
 	memset(f, 0, sizeof(*f));
+	memset(x, 0, sizeof(*x));
+	f->more = x;
 	f->system = system;
 	f->algorithm = algorithm;
 	f->instance = "litchi_256";
 	f->implementation = "reference";
-	f->status = "crash";
-	f->record = "data/x86_1/records/hash-15/litchi_256__hash_32.json";
+	x->status = "crash";
+	x->record = "data/x86_1/records/hash-15/litchi_256__hash_32.json";
 	f->message_bytes = 32;
-	f->static_bytes = f->baseline_rss_kib = f->peak_rss_kib = -1;
-	f->stack_bytes = f->heap_peak_bytes = f->heap_allocations = -1;
-	f->mmap_bytes = f->text_bytes = f->data_bytes = -1;
-	f->median_cycles = f->spread_pct = -1;
+	f->static_bytes = x->baseline_rss_kib = f->peak_rss_kib = -1;
+	f->stack_bytes = f->heap_peak_bytes = x->heap_allocations = -1;
+	x->mmap_bytes = x->text_bytes = x->data_bytes = -1;
+	x->median_cycles = x->spread_pct = -1;
 }
 
 Test(downloads, a_part_refuses_rows_not_its_own_and_sums_what_it_wrote)
 {
 	hg_data *d;
 	hg_fig f[2];
+	hg_fig_more x[2];
 	const hg_fig *rows[2] = { &f[0], &f[1] };
 	hg_part_info info;
 	char *tmp = hbt_tmpdir("downloads-api"), *text, hex[65];
@@ -402,16 +406,16 @@ Test(downloads, a_part_refuses_rows_not_its_own_and_sums_what_it_wrote)
 	for (k = 0; k < d->nsystems && strcmp(d->systems[k].name, "x86_1") != 0; k++)
 		;
 	cr_assert_lt(k, d->nsystems);
-	S_fig(&f[0], "x86_1", "hash-15");
-	S_fig(&f[1], "x86_1", "sm3");
+	S_fig(&f[0], &x[0], "x86_1", "hash-15");
+	S_fig(&f[1], &x[1], "x86_1", "sm3");
 	/* sm3 lies after the part's last algorithm */
 	cr_expect_eq(hg_site_results_part(tmp, d, k, 1, "evil", "hash-21", rows, 2, &info), -1);
 	cr_expect(strstr(hg_error_last(), "does not belong") != NULL, "%s", hg_error_last());
 	cr_expect_null(info.csv);
 	/* a row of another system */
-	S_fig(&f[1], "arm_1", "hash-15");
+	S_fig(&f[1], &x[1], "arm_1", "hash-15");
 	cr_expect_eq(hg_site_results_part(tmp, d, k, 1, "evil", "sm3", rows, 2, &info), -1);
-	S_fig(&f[1], "x86_1", "sm3");
+	S_fig(&f[1], &x[1], "x86_1", "sm3");
 	cr_assert_eq(hg_site_results_part(tmp, d, k, 12, "evil", "sm3", rows, 2, &info), 0, "%s",
 		hg_error_last());
 	cr_expect_str_eq(info.csv, "x86_1/results-012.csv");
