@@ -107,7 +107,7 @@ const hg_fig *hg_figs_headline(const hg_fig *figs, size_t n);
 /* The rows of figs (a page's, in page order) that the outputs spanning the field read (the
  * comparison page, the eBASH-style table, the index's headline): each library's first row, its
  * rows at 8, 32, 64, 576, 1536, 4096 and 65536 B, its longest row and its longest that passed,
- * in the same order, with their strings in the same block (record NULL: the downloads read the
+ * in the same order, with their strings in the same block (more NULL: the downloads read the
  * page's own rows). *nout gets how many, *size (unless NULL) the block's bytes; free() the block
  * (figtable.c). */
 hg_fig *hg_figs_spanning(const hg_fig *figs, size_t n, size_t *nout, size_t *size);

@@ -3,7 +3,7 @@
  * threads, one algorithm at a time on every system (the "On other systems" table needs them
  * all), or the previous site's page left as it is when nothing it shows has changed; each page's
  * entry of the rebuild cache written, and only the few rows the outputs spanning the field read
- * kept once it is done. */
+ * set aside (spill.c) once it is done. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -75,7 +75,6 @@ struct hg_algpages {
 	hg_yardsticks *yards; /* per system */
 	char *yard_keys;    /* per system, 65 bytes each: the digest of its yardsticks */
 };
-
 
 static void S_warn(S_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void S_warn(S_job *j, const char *fmt, ...)
