@@ -36,23 +36,24 @@ void hg_fig_clear(hg_fig *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* A row's more before anything is known of it: no samples, nothing recorded. */
+static const hg_fig_more S_more_none = { .median_cycles = -1, .spread_pct = -1,
+	.baseline_rss_kib = -1, .heap_allocations = -1, .mmap_bytes = -1, .text_bytes = -1,
+	.data_bytes = -1 };
+
 hg_fig_more *hg_fig_more_of(hg_fig *f)
 {
 	if (!f->more) {
-		if (!(f->more = calloc(1, sizeof(hg_fig_more))))
+		if (!(f->more = malloc(sizeof(hg_fig_more))))
 			abort();
-		f->more->median_cycles = f->more->spread_pct = -1;
-		f->more->baseline_rss_kib = f->more->heap_allocations = f->more->mmap_bytes =
-			f->more->text_bytes = f->more->data_bytes = -1;
+		*f->more = S_more_none;
 	}
 	return f->more;
 }
 
 const hg_fig_more *hg_fig_more_get(const hg_fig *f)
 {
-	static const hg_fig_more none = { NULL, NULL, NULL, 0, 0, 0, 0, 0, -1, -1, 0, -1, -1, -1,
-		-1, -1 };
-	return f->more ? f->more : &none;
+	return f->more ? f->more : &S_more_none;
 }
 
 void hg_fig_set_record(hg_fig *f, char *record, const char *sha256)
