@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -358,22 +359,30 @@ static int S_cmp_entry(const void *a, const void *b)
 	return strcmp(((const hg_entry *)a)->id, ((const hg_entry *)b)->id);
 }
 
-int hg_data_load(hg_data **out, const char *data_dir)
-{
-	hg_data *d = calloc(1, sizeof(*d));
-	char root_real[PATH_MAX], **names = NULL, *dir;
-	size_t n = 0, i;
-	int rc = 0;
+/* One system.json with its SHA256SUMS, loaded on a thread of its own while the catalog loads:
+ * its failure is kept as text, since the message of hg_error_set is the thread's. */
+typedef struct {
+	hg_system *s;
+	const char *data_dir, *name, *root_real;
+	char *error;
+	pthread_t thread;
+	int started;
+} S_sysload;
 
-	*out = NULL;
-	if (!d || !realpath(data_dir, root_real)) {
-		free(d);
-		return hg_error_set("%s: %s", data_dir, strerror(errno));
-	}
-	d->data_dir = hg_xstrdup(data_dir);
-	d->root_real = hg_xstrdup(root_real);
-	dir = hg_xprintf("%s/algorithms", data_dir);
-	rc = hg_ev_list(&names, &n, dir, 'f', root_real);
+static void *S_sysload_run(void *arg)
+{
+	S_sysload *l = arg;
+	if (S_load_system(l->s, l->data_dir, l->name, l->root_real) != 0)
+		l->error = hg_xstrdup(hg_error_last());
+	return NULL;
+}
+
+/* The catalog's entries, sorted by id. */
+static int S_load_entries(hg_data *d, const char *data_dir, const char *root_real)
+{
+	char **names = NULL, *dir = hg_xprintf("%s/algorithms", data_dir);
+	size_t n = 0, i;
+	int rc = hg_ev_list(&names, &n, dir, 'f', root_real);
 	free(dir);
 	if (rc == 0 && n) {
 		d->entries = calloc(n, sizeof(hg_entry));
@@ -391,25 +400,65 @@ int hg_data_load(hg_data **out, const char *data_dir)
 		}
 	}
 	hg_strv_free(names);
-	names = NULL;
-	n = 0;
 	/* by id, as hg_data_entry looks them up ("a-b.json" lists before "a.json") */
 	if (rc == 0 && d->nentries)
 		qsort(d->entries, d->nentries, sizeof(hg_entry), S_cmp_entry);
-	if (rc == 0)
-		rc = hg_ev_list(&names, &n, data_dir, 'd', root_real);
-	if (rc == 0) {
+	return rc;
+}
+
+int hg_data_load(hg_data **out, const char *data_dir)
+{
+	hg_data *d = calloc(1, sizeof(*d));
+	char root_real[PATH_MAX], **names = NULL;
+	size_t n = 0, i, nl = 0;
+	S_sysload *loads = NULL;
+	char *list_error = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!d || !realpath(data_dir, root_real)) {
+		free(d);
+		return hg_error_set("%s: %s", data_dir, strerror(errno));
+	}
+	d->data_dir = hg_xstrdup(data_dir);
+	d->root_real = hg_xstrdup(root_real);
+	/* the systems load on threads of their own while this one reads the catalog; the first
+	 * failure in the order of a load one after the other is the one told */
+	if (hg_ev_list(&names, &n, data_dir, 'd', root_real) != 0) {
+		list_error = hg_xstrdup(hg_error_last());
+	} else {
 		d->systems = calloc(n + 1, sizeof(hg_system));
-		for (i = 0; i < n && rc == 0; i++) {
+		loads = calloc(n + 1, sizeof(S_sysload));
+		for (i = 0; i < n; i++) {
 			char *sys = hg_xprintf("%s/%s/system.json", data_dir, names[i]);
 			int has = access(sys, F_OK) == 0;
 			free(sys);
 			if (strcmp(names[i], "algorithms") == 0 || !has)
 				continue;
-			rc = S_load_system(&d->systems[d->nsystems], data_dir, names[i], root_real);
-			d->nsystems++;
+			loads[nl] = (S_sysload){ &d->systems[nl], data_dir, names[i], d->root_real, NULL, 0,
+				0 };
+			loads[nl].started = pthread_create(&loads[nl].thread, NULL, S_sysload_run,
+				&loads[nl]) == 0;
+			nl++;
 		}
 	}
+	rc = S_load_entries(d, data_dir, root_real);
+	for (i = 0; i < nl; i++) {
+		if (loads[i].started)
+			pthread_join(loads[i].thread, NULL);
+		else
+			S_sysload_run(&loads[i]);
+	}
+	d->nsystems = nl;
+	if (rc == 0 && list_error)
+		rc = hg_error_set("%s", list_error);
+	for (i = 0; i < nl && rc == 0; i++)
+		if (loads[i].error)
+			rc = hg_error_set("%s", loads[i].error);
+	for (i = 0; i < nl; i++)
+		free(loads[i].error);
+	free(loads);
+	free(list_error);
 	hg_strv_free(names);
 	if (rc == 0 && d->nsystems == 0)
 		rc = hg_error_set("%s: no system folder with a system.json (run hashbench run first)",
