@@ -1,6 +1,7 @@
 /* site_files.c — writing into the site being built: a page rendered as HTML (and Markdown), a
  * file beside a system's pages, a copy of an evidence file; each text file with its .gz twin. */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -25,6 +26,40 @@ static int S_stream(const char *tmp, const char *rel, const char *ext, const voi
 	return rc;
 }
 
+/* The Markdown twin of a streamed page, written on a thread of its own while the HTML is: the
+ * page is only read (its rows made later each in the reader's own arena). */
+typedef struct {
+	const char *tmp, *rel;
+	const hg_page *p;
+	char *error;
+} S_twin;
+
+static void *S_twin_run(void *arg)
+{
+	S_twin *t = arg;
+	if (S_stream(t->tmp, t->rel, ".md", NULL, t->p) != 0)
+		t->error = hg_xstrdup(hg_error_last());
+	hg_gztwin_release();
+	return NULL;
+}
+
+/* Both forms of a large page, at once; the HTML's failure is the one told when both fail. */
+static int S_stream_both(const char *tmp, const char *rel, const void *template, const hg_page *p)
+{
+	S_twin t = { tmp, rel, p, NULL };
+	pthread_t thread;
+	int threaded = pthread_create(&thread, NULL, S_twin_run, &t) == 0, rc;
+	if (!threaded)
+		S_twin_run(&t);
+	rc = S_stream(tmp, rel, ".html", template, p);
+	if (threaded)
+		pthread_join(thread, NULL);
+	if (rc == 0 && t.error)
+		rc = hg_error_set("%s", t.error);
+	free(t.error);
+	return rc;
+}
+
 int hg_site_write_page(const char *tmp, const void *template, const hg_page *p, const char *rel,
 	int flags)
 {
@@ -32,9 +67,10 @@ int hg_site_write_page(const char *tmp, const void *template, const hg_page *p, 
 	size_t hlen, mlen;
 	int rc;
 
+	if ((flags & HG_PAGE_STREAM) && (flags & HG_PAGE_MD))
+		return S_stream_both(tmp, rel, template, p);
 	if (flags & HG_PAGE_STREAM)
-		return S_stream(tmp, rel, ".html", template, p) != 0 || ((flags & HG_PAGE_MD) &&
-			S_stream(tmp, rel, ".md", NULL, p) != 0) ? -1 : 0;
+		return S_stream(tmp, rel, ".html", template, p);
 	if (hg_render_html(&html, &hlen, p, template) != 0)
 		return -1;
 	path = hg_xprintf("%s/%s.html", tmp, rel);
