@@ -48,8 +48,10 @@ static void S_put_str(FILE *f, const char *s)
 static char *S_get_str(const char *s)
 {
 	char *out, *o;
-	if (strcmp(s, "-") == 0)
+	if (s[0] == '-' && !s[1])
 		return NULL;
+	if (!strchr(s, '%'))
+		return hg_xstrdup(s); /* nearly always: nothing escaped */
 	out = o = hg_xstrdup(s);
 	for (; *s; s++) {
 		unsigned v;
@@ -82,10 +84,22 @@ static void S_put_dbl(FILE *f, double v)
 	fwrite(buf, 1, 17, f);
 }
 
+/* What S_put_dbl wrote, read by hand (strtoull was a third of a rebuild's reading of the
+ * cache); anything else, as strtoull would, up to the first character that is not a digit. */
 static double S_get_dbl(const char *s)
 {
-	unsigned long long bits = strtoull(s, NULL, 16);
+	unsigned long long bits = 0;
 	double v;
+	for (;; s++) {
+		unsigned d = (unsigned char)*s;
+		if (d - '0' < 10)
+			d -= '0';
+		else if ((d | 0x20) - 'a' < 6)
+			d = (d | 0x20) - 'a' + 10;
+		else
+			break;
+		bits = bits << 4 | d;
+	}
 	memcpy(&v, &bits, sizeof(v));
 	return v;
 }
@@ -138,8 +152,11 @@ static int S_get_fig(hg_cpage *p, char *line)
 	hg_fig_more *x;
 	if (*rest++ != '\t')
 		return -1;
-	while ((t = strsep(&rest, "\t")) != NULL && n < S_NFIELDS + 1)
-		field[n++] = t; /* strsep keeps empty fields (an empty string) */
+	/* split at the tabs, empty fields kept (an empty string) */
+	for (field[n++] = rest; n <= S_NFIELDS && (t = strchr(rest, '\t')) != NULL; rest = t + 1) {
+		*t = 0;
+		field[n++] = t + 1;
+	}
 	if (n != S_NFIELDS)
 		return -1;
 	p->figs = realloc(p->figs, (p->nfigs + 1) * sizeof(hg_fig));

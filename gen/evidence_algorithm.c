@@ -296,18 +296,22 @@ void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const
 	const hg_sum *v, size_t nv)
 {
 	const char *kinds[3];
-	size_t i, k, present = *n, t, nkinds = hg_evidence_kinds(s, kinds);
+	size_t i, present, t, nkinds = hg_evidence_kinds(s, kinds);
 
+	/* sorted first (a scan's files nearly always are), so that each listed file is looked up */
+	for (i = 1; i < *n && strcmp((*files)[i - 1].file, (*files)[i].file) <= 0; i++)
+		;
+	if (i < *n)
+		qsort(*files, *n, sizeof(hg_evfile), S_cmp_file);
+	present = *n;
 	for (t = 0; t < nkinds; t++) {
 		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
 		size_t plen = strlen(prefix);
 		for (i = hg_sums_lower(v, nv, prefix); i < nv && strncmp(v[i].path, prefix, plen) == 0;
 			i++) {
-			hg_evfile *f;
-			int seen = 0;
-			for (k = 0; k < present && !seen; k++)
-				seen = strcmp((*files)[k].file, v[i].path) == 0;
-			if (seen)
+			hg_evfile *f, key;
+			key.file = v[i].path;
+			if (present && bsearch(&key, *files, present, sizeof(hg_evfile), S_cmp_file))
 				continue;
 			*files = realloc(*files, (*n + 1) * sizeof(hg_evfile));
 			f = &(*files)[(*n)++];
@@ -318,7 +322,7 @@ void hg_evidence_missing(hg_evfile **files, size_t *n, const hg_system *s, const
 		}
 		free(prefix);
 	}
-	if (*n)
+	if (*n != present)
 		qsort(*files, *n, sizeof(hg_evfile), S_cmp_file);
 }
 

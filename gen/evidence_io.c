@@ -261,7 +261,7 @@ int hg_ev_scan(hg_scanned **out, size_t *n, const hg_system *s, const char *id)
 				if (!*out)
 					abort();
 			}
-			(*out)[*n].rel = hg_xprintf("%s/%s/%s", kinds[k], id, de->d_name);
+			(*out)[*n].rel = hg_xpath(kinds[k], id, de->d_name);
 			(*out)[*n].st = st;
 			(*n)++;
 		}

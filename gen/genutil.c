@@ -57,6 +57,26 @@ char *hg_xprintf(const char *fmt, ...)
 	return s;
 }
 
+char *hg_xpath(const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = c ? strlen(c) : 0;
+	char *p = malloc(la + lb + lc + 3), *o = p;
+	if (!p)
+		S_oom();
+	memcpy(o, a, la);
+	o += la;
+	*o++ = '/';
+	memcpy(o, b, lb);
+	o += lb;
+	if (c) {
+		*o++ = '/';
+		memcpy(o, c, lc);
+		o += lc;
+	}
+	*o = 0;
+	return p;
+}
+
 int hg_read_file(char **out, size_t *len, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

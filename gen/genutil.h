@@ -13,6 +13,9 @@ int hg_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *hg_error_last(void);
 char *hg_xstrdup(const char *s);
 char *hg_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "a/b", or "a/b/c" when c is not NULL: hg_xprintf's result without its cost, for the paths
+ * made once per evidence file */
+char *hg_xpath(const char *a, const char *b, const char *c);
 int hg_read_file(char **out, size_t *len, const char *path);
 int hg_write_file(const char *path, const void *data, size_t len);
 /* All of data to fd, again after a short write or EINTR; -1 with errno when a write fails. */

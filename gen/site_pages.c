@@ -175,7 +175,7 @@ static void S_remember_loaded(S_job *j, const hg_evfile *files, size_t n)
 	for (i = 0; i < n; i++) {
 		if (files[i].state == HG_SUM_MISSING)
 			continue;
-		j->files[j->nfiles].path = hg_xprintf("%s/%s", j->s->name, files[i].file);
+		j->files[j->nfiles].path = hg_xpath(j->s->name, files[i].file, NULL);
 		j->files[j->nfiles].ino = files[i].ino;
 		j->files[j->nfiles].size = files[i].size;
 		j->files[j->nfiles].mtime_ns = files[i].mtime_ns;
