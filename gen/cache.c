@@ -2,6 +2,8 @@
  * file per algorithm page, each read when its page is built. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +16,11 @@
  * %.17g (since 10: the 16 hex digits of their bits); 6: the stat of each page, so that a page the cache does not describe is not reused;
  * 7: a SUPERCOP implementation's path and compiler setting; 8: the headline's interval (and
  * no headline of a page: the index takes it from the page's rows); 9: the unit of the figures;
- * 10: a folder, one file per page and the build's own digests in "meta". A cache of another
- * version is ignored (the build is then a clean one). */
-#define MAGIC "hashgen-cache 10"
+ * 10: a folder, one file per page and the build's own digests in "meta"; 11: a page's file
+ * in two parts, what a rebuild reads of every page (its files and spanning rows, the length of
+ * which the P line gives) and then its other rows, with the order of all its rows. A cache of
+ * another version is ignored (the build is then a clean one). */
+#define MAGIC "hashgen-cache 11"
 
 static int S_cmp_file(const void *a, const void *b)
 {
@@ -243,21 +247,103 @@ static char *S_page_path(const char *dir, const char *system, const char *id)
 	return hg_xprintf("%s/%s/%s", dir, system, id);
 }
 
+/* The first line, the P line and the head it announces (all 0), or the whole file; *len the bytes
+ * read, less when the file is shorter (its entry is then damaged). */
+static int S_read_entry(char **out, size_t *len, const char *path, int all)
+{
+	size_t cap = 4096, got = 0, want = cap;
+	char *buf, *p;
+	int fd;
+
+	if (all)
+		return hg_read_file(out, len, path);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	buf = malloc(cap + 1);
+	while (buf && got < want) {
+		ssize_t r = read(fd, buf + got, want - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+		buf[got] = 0;
+		/* the P line's last field: the bytes of the head after it */
+		if (want == 4096 && (p = strchr(buf, '\n')) && (p = strchr(p + 1, '\n'))) {
+			char *sp = p;
+			unsigned long long head;
+			while (sp > buf && sp[-1] != ' ' && sp[-1] != '\n')
+				sp--;
+			head = strtoull(sp, NULL, 10);
+			if (head > (1ULL << 30))
+				break;
+			want = (size_t)(p + 1 - buf) + (size_t)head;
+			if (want > cap) {
+				char *g = realloc(buf, want + 1);
+				if (!g)
+					break;
+				buf = g;
+				cap = want;
+			}
+		}
+	}
+	close(fd);
+	if (!buf)
+		return -1;
+	if (got > want)
+		got = want;
+	buf[got] = 0;
+	*out = buf;
+	*len = got;
+	return 0;
+}
+
+/* The rows in the order the O line gives: s (the S lines') and r (the R lines') interleaved into
+ * p->figs; 0 when the letters match the rows. */
+static int S_interleave(hg_cpage *p, const char *order, hg_fig *r, size_t nr)
+{
+	size_t ns = p->nfigs, is = 0, ir = 0, i, n = strcmp(order, "-") == 0 ? 0 : strlen(order);
+	hg_fig *all, *s = p->figs;
+	for (i = 0; i < n; i++) {
+		if (order[i] == 'S')
+			is++;
+		else if (order[i] == 'R')
+			ir++;
+		else
+			return -1;
+	}
+	if (is != ns || ir != nr)
+		return -1;
+	if (!(all = malloc((n + 1) * sizeof(hg_fig))))
+		abort();
+	for (i = is = ir = 0; i < n; i++)
+		all[i] = order[i] == 'S' ? s[is++] : r[ir++];
+	free(s);
+	free(r);
+	p->figs = all;
+	p->nfigs = n;
+	return 0;
+}
+
 int hg_cache_page_load(hg_cpage *p, const char *dir, const char *system, const char *id,
 	int all)
 {
-	char *path = S_page_path(dir, system, id), *text = NULL, *line, *save = NULL;
+	char *path = S_page_path(dir, system, id), *text = NULL, *line, *save = NULL, *order = NULL;
 	size_t len, fcap = 0;
 	int rc = -1, head = 0;
+	hg_cpage rest; /* the R lines' rows, read after the O line */
 
 	memset(p, 0, sizeof(*p));
-	if (hg_read_file(&text, &len, path) != 0) {
+	memset(&rest, 0, sizeof(rest));
+	if (S_read_entry(&text, &len, path, all) != 0) {
 		free(path);
 		return -1;
 	}
 	free(path);
 	p->system = hg_xstrdup(system);
 	p->id = hg_xstrdup(id);
+	rest.system = p->system;
+	rest.id = p->id;
 	line = strtok_r(text, "\n", &save);
 	if (!line || strcmp(line, MAGIC) != 0)
 		goto out;
@@ -265,7 +351,8 @@ int hg_cache_page_load(hg_cpage *p, const char *dir, const char *system, const c
 		char a[4096], b[4096], sha[65], own[65];
 		unsigned long long ino, size;
 		long long mtime;
-		if (line[0] == 'F' && head) {
+		size_t hlen;
+		if (line[0] == 'F' && head && !order) {
 			if (p->nfiles == fcap) {
 				fcap = fcap ? 2 * fcap : 64;
 				p->files = realloc(p->files, fcap * sizeof(hg_cfile));
@@ -273,12 +360,20 @@ int hg_cache_page_load(hg_cpage *p, const char *dir, const char *system, const c
 			if (S_get_file(&p->files[p->nfiles], line) != 0)
 				goto out;
 			p->nfiles++;
-		} else if ((line[0] == 'R' || line[0] == 'S') && head) {
-			if ((all || line[0] == 'S') && S_get_fig(p, line) != 0)
+		} else if (line[0] == 'S' && head && !order) {
+			if (S_get_fig(p, line) != 0)
+				goto out;
+		} else if (line[0] == 'O' && line[1] == ' ' && head && !order) {
+			order = line + 2;
+			if (!all)
+				break;
+		} else if (line[0] == 'R' && order) {
+			if (S_get_fig(&rest, line) != 0)
 				goto out;
 		} else if (line[0] == 'P' && !head && sscanf(line, "P %4095s %4095s %64s %64s %llu %llu "
-				"%lld", a, b, sha, own, &ino, &size, &mtime) == 7 && strcmp(a, system) == 0 &&
-				strcmp(b, id) == 0 && strlen(sha) == 64 && strlen(own) == 64) {
+				"%lld %zu", a, b, sha, own, &ino, &size, &mtime, &hlen) == 8 &&
+				strcmp(a, system) == 0 && strcmp(b, id) == 0 && strlen(sha) == 64 &&
+				strlen(own) == 64) {
 			memcpy(p->key, sha, 65);
 			memcpy(p->own, own, 65);
 			p->page_ino = ino;
@@ -290,13 +385,16 @@ int hg_cache_page_load(hg_cpage *p, const char *dir, const char *system, const c
 		}
 	}
 	p->all = all;
-	if (head) {
+	if (head && order && (!all || S_interleave(p, order, rest.figs, rest.nfigs) == 0)) {
+		rest.figs = NULL;
+		rest.nfigs = 0;
 		/* written sorted; sort anyway so that a hand-edited file cannot break the lookups */
 		if (p->nfiles)
 			qsort(p->files, p->nfiles, sizeof(hg_cfile), S_cmp_file);
 		rc = 0;
 	}
 out:
+	hg_figs_free(rest.figs, rest.nfigs);
 	free(text);
 	if (rc != 0)
 		hg_cpage_clear(p);
@@ -397,22 +495,39 @@ static int S_save(char *path, void (*put)(FILE *, const void *, const void *, si
 	return rc;
 }
 
+/* "P ... <head>", then the head: the F lines, the S lines and the O line (the letter of every
+ * row in its order), <head> bytes in all; then the R lines. A rebuild reads the head alone. */
 static void S_put_page(FILE *f, const void *what, const void *list, size_t nfiles)
 {
 	const hg_cpage *p = what;
 	const hg_cfile *files = list;
-	char *keep = calloc(p->nfigs + 1, 1);
-	size_t i;
+	char *keep = calloc(p->nfigs + 1, 1), *head = NULL;
+	size_t i, hlen = 0;
+	FILE *h = open_memstream(&head, &hlen);
 
-	fprintf(f, "P %s %s %s %s %llu %llu %lld\n", p->system, p->id, p->key, p->own,
-		p->page_ino, p->page_size, p->page_mtime_ns);
+	if (!keep || !h)
+		abort(); /* out of memory, as hg_cpage_new */
 	hg_figs_spanning_mask(p->figs, p->nfigs, keep);
-	for (i = 0; i < p->nfigs; i++)
-		S_put_fig(f, &p->figs[i], keep[i]);
-	free(keep);
 	for (i = 0; i < nfiles; i++)
-		fprintf(f, "F %s %llu %llu %lld %s\n", files[i].path, files[i].ino, files[i].size,
+		fprintf(h, "F %s %llu %llu %lld %s\n", files[i].path, files[i].ino, files[i].size,
 			files[i].mtime_ns, files[i].sha256);
+	for (i = 0; i < p->nfigs; i++)
+		if (keep[i])
+			S_put_fig(h, &p->figs[i], 1);
+	fputc('O', h);
+	fputc(' ', h);
+	for (i = 0; i < p->nfigs; i++)
+		fputc(keep[i] ? 'S' : 'R', h);
+	fputs(p->nfigs ? "\n" : "-\n", h);
+	fclose(h);
+	fprintf(f, "P %s %s %s %s %llu %llu %lld %zu\n", p->system, p->id, p->key, p->own,
+		p->page_ino, p->page_size, p->page_mtime_ns, hlen);
+	fwrite(head, 1, hlen, f);
+	free(head);
+	for (i = 0; i < p->nfigs; i++)
+		if (!keep[i])
+			S_put_fig(f, &p->figs[i], 0);
+	free(keep);
 }
 
 int hg_cache_page_save(const char *dir, const hg_cpage *p, const hg_cfile *files, size_t nfiles)
