@@ -72,7 +72,6 @@ static char *S_get_str(const char *s)
 	return out;
 }
 
-/* A row as an R line, or an S line when the spanning outputs read it (hg_figs_spanning). */
 /* A double as the 16 hex digits of its bits: exact, and far cheaper to write and read than any
  * decimal or %a (a clean build writes every row of the field into the cache). */
 static void S_put_dbl(FILE *f, double v)
@@ -108,6 +107,7 @@ static double S_get_dbl(const char *s)
 	return v;
 }
 
+/* A row as an R line, or an S line when the spanning outputs read it (hg_figs_spanning). */
 static void S_put_fig(FILE *f, const hg_fig *r, int spanning)
 {
 	const hg_fig_more *x = hg_fig_more_get(r);
@@ -253,7 +253,7 @@ static int S_read_entry(char **out, size_t *len, const char *path, int all)
 {
 	size_t cap = 4096, got = 0, want = cap;
 	char *buf, *p;
-	int fd;
+	int fd, sized = 0; /* want is the P line and its head, no longer the first read */
 
 	if (all)
 		return hg_read_file(out, len, path);
@@ -269,7 +269,7 @@ static int S_read_entry(char **out, size_t *len, const char *path, int all)
 		got += (size_t)r;
 		buf[got] = 0;
 		/* the P line's last field: the bytes of the head after it */
-		if (want == 4096 && (p = strchr(buf, '\n')) && (p = strchr(p + 1, '\n'))) {
+		if (!sized && (p = strchr(buf, '\n')) && (p = strchr(p + 1, '\n'))) {
 			char *sp = p;
 			unsigned long long head;
 			while (sp > buf && sp[-1] != ' ' && sp[-1] != '\n')
@@ -278,6 +278,7 @@ static int S_read_entry(char **out, size_t *len, const char *path, int all)
 			if (head > (1ULL << 30))
 				break;
 			want = (size_t)(p + 1 - buf) + (size_t)head;
+			sized = 1;
 			if (want > cap) {
 				char *g = realloc(buf, want + 1);
 				if (!g)
