@@ -22,24 +22,6 @@ const char *const hg_results_columns[] = { "system", "algorithm", "instance", "i
 	"mmap_bytes", "text_bytes", "data_bytes", "record", "record_sha256", "supercop_path",
 	"supercop_compiler", "unit", NULL };
 
-/* The shortest of %.15g, %.16g, %.17g that reads back as the same double: full precision
- * without the noise digits of a blind %.17g. */
-static void S_num(char *b, size_t n, double v)
-{
-	/* a precision that reads back makes every larger one read back too: two tries, not three */
-	snprintf(b, n, "%.16g", v);
-	if (strtod(b, NULL) != v) {
-		snprintf(b, n, "%.17g", v);
-		return;
-	}
-	{
-		char c[64];
-		snprintf(c, sizeof(c), "%.15g", v);
-		if (strtod(c, NULL) == v)
-			snprintf(b, n, "%s", c);
-	}
-}
-
 void hg_csv_field(FILE *f, const char *s)
 {
 	if (!s)
@@ -73,7 +55,7 @@ static void S_row_of(S_row *r, const hg_fig *f)
 #define STR(x) (r->kind[i] = 's', r->v[i] = (x), i++)
 #define NUM(ok, ...) (r->kind[i] = 'n', r->v[i] = (ok) ? (snprintf(r->buf[i], 64, __VA_ARGS__), \
 	r->buf[i]) : NULL, i++)
-#define DBL(ok, x) (r->kind[i] = 'n', r->v[i] = (ok) && isfinite(x) ? (S_num(r->buf[i], 64, (x)), \
+#define DBL(ok, x) (r->kind[i] = 'n', r->v[i] = (ok) && isfinite(x) ? (hg_num_shortest(r->buf[i], 64, (x)), \
 	r->buf[i]) : NULL, i++)
 #define BOOL(x) (r->kind[i] = 'b', r->v[i] = (x) ? "true" : "false", i++)
 	STR(f->system);

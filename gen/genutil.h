@@ -79,6 +79,12 @@ const char *hg_plural(size_t n, const char *one, const char *many);
  * executable, or the checkout's it was built from (borrowed) ---- */
 const char *hg_templates_default(void);
 
+/* ---- a double in full (shortest.c) ---- */
+
+/* v (finite) as the shortest of %.15g, %.16g and %.17g that strtod reads back as v, into b (n
+ * bytes, 32 are enough): full precision without a blind %.17g's noise digits. */
+void hg_num_shortest(char *b, size_t n, double v);
+
 /* ---- the formats of the pages (format.c) ----
  *
  * In one place, so the HTML and the Markdown renderer print exactly the same strings

@@ -338,3 +338,81 @@ Test(format, a_figure_with_its_interval_keeps_its_unit_and_a_significant_half_wi
 	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, 3061, NAN), "3061");
 	cr_expect_str_eq(hg_fmt_cycles_pm(b, sizeof b, NAN, 3), NA);
 }
+
+/* What the downloads printed before hg_num_shortest: each precision printed by printf and read
+ * back, the shortest that reads back kept. */
+static void S_num_by_printf(char *out, size_t n, double v)
+{
+	int prec;
+	for (prec = 15; prec <= 17; prec++) {
+		snprintf(out, n, "%.*g", prec, v);
+		if (strtod(out, NULL) == v)
+			return;
+	}
+}
+
+static void S_expect_same(double v)
+{
+	char want[64], got[64];
+	S_num_by_printf(want, sizeof want, v);
+	hg_num_shortest(got, sizeof got, v);
+	cr_assert_str_eq(got, want, "%a: hg_num_shortest wrote %s, printf %s", v, got, want);
+}
+
+Test(format, shortest_reads_back_in_fewest_digits)
+{
+	char t[64];
+	hg_num_shortest(t, sizeof t, 0.1);
+	cr_expect_str_eq(t, "0.1");
+	hg_num_shortest(t, sizeof t, 1.0 / 3);
+	cr_expect_str_eq(t, "0.3333333333333333");
+	hg_num_shortest(t, sizeof t, 209948872);
+	cr_expect_str_eq(t, "209948872");
+	hg_num_shortest(t, sizeof t, 6.666666666666667e-08);
+	cr_expect_str_eq(t, "6.666666666666667e-08");
+	hg_num_shortest(t, sizeof t, 0.30000000000000004);
+	cr_expect_str_eq(t, "0.30000000000000004");
+	hg_num_shortest(t, sizeof t, -0.0);
+	cr_expect_str_eq(t, "-0");
+}
+
+/* Byte for byte what printf makes: the edges of %g's two notations, carries out of the first
+ * digit, ties, the ends of the range, and a million doubles of every kind. */
+Test(format, shortest_is_printfs_text)
+{
+	static const double edge[] = { 0, 1, -1, 0.5, 1e-4, 1e-5, 9.99999999999999e-5, 1e14, 1e15,
+		1e16, 1e17, 999999999999999.9, 9999999999999998, 99999999999999999.0, 123456789012345678.0,
+		0.000123456789012345678, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+		0.15, 0.25, 1.5, 2.5, 1e23, 9007199254740993.0, 0.1 + 0.2, 100, 1e-300, 4.35, 2.675 };
+	unsigned long long x = 88172645463325252ULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		S_expect_same(edge[i]);
+		S_expect_same(-edge[i]);
+	}
+	for (i = 0; i < 1000000; i++) {
+		double v;
+		/* xorshift64: any bit pattern, then the kinds of figures a record gives */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		switch (i % 4) {
+		case 0:
+			memcpy(&v, &x, sizeof v);
+			if (!isfinite(v))
+				continue;
+			break;
+		case 1: /* mean cycles, per byte: a sum of counts over calls, over bytes */
+			v = (double)(x >> 20) / (double)((x & 0xfffff) + 1);
+			break;
+		case 2: /* percentages and ratios near 1 */
+			v = 100.0 * (double)(x >> 11) / 9007199254740992.0;
+			break;
+		default: /* decimal fractions with few digits, where ties and 15 digits are common */
+			v = (double)(long long)(x % 100000000000ULL) / 1e6;
+			break;
+		}
+		S_expect_same(v);
+	}
+}
