@@ -113,22 +113,34 @@ static int S_close(char **out, size_t *len, FILE *f, char **buf, size_t *size)
 	return 0;
 }
 
-void hg_results_csv_to(FILE *f, const hg_fig *const *rows, size_t n)
+static void S_csv_header(FILE *f)
 {
-	size_t i, k;
-	S_row r;
-
+	size_t k;
 	for (k = 0; hg_results_columns[k]; k++)
 		fprintf(f, "%s%s", k ? "," : "", hg_results_columns[k]);
 	fputs("\r\n", f);
+}
+
+static void S_csv_row(FILE *f, const S_row *r)
+{
+	size_t k;
+	for (k = 0; hg_results_columns[k]; k++) {
+		if (k)
+			fputc(',', f);
+		hg_csv_field(f, r->v[k]);
+	}
+	fputs("\r\n", f);
+}
+
+void hg_results_csv_to(FILE *f, const hg_fig *const *rows, size_t n)
+{
+	size_t i;
+	S_row r;
+
+	S_csv_header(f);
 	for (i = 0; i < n; i++) {
 		S_row_of(&r, rows[i]);
-		for (k = 0; hg_results_columns[k]; k++) {
-			if (k)
-				fputc(',', f);
-			hg_csv_field(f, r.v[k]);
-		}
-		fputs("\r\n", f);
+		S_csv_row(f, &r);
 	}
 }
 
@@ -165,30 +177,27 @@ static void S_json_str(FILE *f, const char *s)
 	json_decref(j);
 }
 
-static void S_json_rows(FILE *f, const hg_fig *const *rows, size_t n)
+/* Row i of the JSON's "figures". */
+static void S_json_row(FILE *f, const S_row *r, size_t i)
 {
-	size_t i, k;
-	S_row r;
-	fputs("\"figures\": [", f);
-	for (i = 0; i < n; i++) {
-		S_row_of(&r, rows[i]);
-		fputs(i ? ",\n  {" : "\n  {", f);
-		for (k = 0; hg_results_columns[k]; k++) {
-			fprintf(f, "%s\"%s\": ", k ? ", " : "", hg_results_columns[k]);
-			if (!r.v[k])
-				fputs("null", f);
-			else if (r.kind[k] == 's')
-				S_json_str(f, r.v[k]);
-			else
-				fputs(r.v[k], f);
-		}
-		fputc('}', f);
+	size_t k;
+	fputs(i ? ",\n  {" : "\n  {", f);
+	for (k = 0; hg_results_columns[k]; k++) {
+		fputs(k ? ", \"" : "\"", f);
+		fputs(hg_results_columns[k], f);
+		fputs("\": ", f);
+		if (!r->v[k])
+			fputs("null", f);
+		else if (r->kind[k] == 's')
+			S_json_str(f, r->v[k]);
+		else
+			fputs(r->v[k], f);
 	}
-	fputs(n ? "\n]" : "]", f);
+	fputc('}', f);
 }
 
-int hg_results_json_to(FILE *f, const hg_system *const *systems, size_t nsys, int describe,
-	const hg_fig *const *rows, size_t n)
+/* The JSON up to its figures' first row. */
+static int S_json_head(FILE *f, const hg_system *const *systems, size_t nsys, int describe)
 {
 	size_t i;
 
@@ -232,25 +241,24 @@ int hg_results_json_to(FILE *f, const hg_system *const *systems, size_t nsys, in
 		fputc('}', f);
 		free(desc);
 	}
-	fputs(nsys ? "\n],\n" : "],\n", f);
-	S_json_rows(f, rows, n);
-	fputs("}\n", f);
+	fputs(nsys ? "\n],\n\"figures\": [" : "],\n\"figures\": [", f);
 	return 0;
 }
 
-int hg_results_json(char **out, size_t *len, const hg_system *const *systems, size_t nsys,
+int hg_results_both_to(FILE *csv, FILE *json, const hg_system *const *systems, size_t nsys,
 	int describe, const hg_fig *const *rows, size_t n)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
+	size_t i;
+	S_row r;
 
-	if (!f)
-		return hg_error_set("out of memory writing a download");
-	if (hg_results_json_to(f, systems, nsys, describe, rows, n) != 0) {
-		fclose(f);
-		free(buf);
+	S_csv_header(csv);
+	if (S_json_head(json, systems, nsys, describe) != 0)
 		return -1;
+	for (i = 0; i < n; i++) {
+		S_row_of(&r, rows[i]);
+		S_csv_row(csv, &r);
+		S_json_row(json, &r, i);
 	}
-	return S_close(out, len, f, &buf, &size);
+	fputs(n ? "\n]}\n" : "]}\n", json);
+	return 0;
 }

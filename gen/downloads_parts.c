@@ -54,8 +54,8 @@ int hg_site_results_part(const char *tmp, const hg_data *d, size_t system, size_
 	hg_part_info *out)
 {
 	const hg_system *s;
-	char name[32], *path = NULL, *dir;
-	FILE *f;
+	char name[32], *path = NULL, *csv_path = NULL, *dir;
+	FILE *f, *csv;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -78,21 +78,23 @@ int hg_site_results_part(const char *tmp, const hg_data *d, size_t system, size_
 	out->csv = hg_xprintf("%s/%s.csv", s->name, name);
 	out->json = hg_xprintf("%s/%s.json", s->name, name);
 
+	/* both files at once, each row's values made once */
 	rc = -1;
-	path = hg_xprintf("%s/%s", tmp, out->csv);
-	if (!(f = hg_gztwin_open_sum(path, &out->csv_sum)))
-		goto out;
-	hg_results_csv_to(f, rows, n);
-	if (hg_gztwin_close(f) != 0)
-		goto out;
-	free(path);
+	csv_path = hg_xprintf("%s/%s", tmp, out->csv);
 	path = hg_xprintf("%s/%s", tmp, out->json);
-	if (!(f = hg_gztwin_open_sum(path, &out->json_sum)))
+	if (!(csv = hg_gztwin_open_sum(csv_path, &out->csv_sum)))
 		goto out;
-	rc = hg_results_json_to(f, &s, 1, 1, rows, n);
+	if (!(f = hg_gztwin_open_sum(path, &out->json_sum))) {
+		hg_gztwin_close(csv);
+		goto out;
+	}
+	rc = hg_results_both_to(csv, f, &s, 1, 1, rows, n);
+	if (hg_gztwin_close(csv) != 0)
+		rc = -1;
 	if (hg_gztwin_close(f) != 0)
 		rc = -1;
 out:
+	free(csv_path);
 	free(path);
 	if (rc != 0) {
 		char *msg = hg_xstrdup(hg_error_last());

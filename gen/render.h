@@ -103,13 +103,12 @@ void hg_csv_field(FILE *f, const char *s);
  * caller's (free). */
 int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n);
 void hg_results_csv_to(FILE *f, const hg_fig *const *rows, size_t n);
-/* {"schema": "hashbench.results/1", "columns": […], "systems": [{"system", "system_json",
+/* The same rows as CSV into csv (as hg_results_csv_to) and as JSON into json, in one pass, as
+ * they go: the site's downloads, without the whole text in memory. The JSON is
+ * {"schema": "hashbench.results/1", "columns": […], "systems": [{"system", "system_json",
  * "system_json_sha256", "description": <system.json> when describe}], "figures": [{column:
- * value}]} */
-int hg_results_json(char **out, size_t *len, const hg_system *const *systems, size_t nsys,
+ * value}]}. */
+int hg_results_both_to(FILE *csv, FILE *json, const hg_system *const *systems, size_t nsys,
 	int describe, const hg_fig *const *rows, size_t n);
-/* The same into f, as it goes: the site's downloads, without the whole text in memory. */
-int hg_results_json_to(FILE *f, const hg_system *const *systems, size_t nsys, int describe,
-	const hg_fig *const *rows, size_t n);
 
 #endif
