@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -487,6 +488,7 @@ static int S_save(char *path, void (*put)(FILE *, const void *, const void *, si
 		free(path);
 		return hg_error_set("out of memory writing the rebuild cache");
 	}
+	__fsetlocking(f, FSETLOCKING_BYCALLER); /* this thread's alone: no lock per character */
 	fprintf(f, "%s\n", MAGIC);
 	put(f, what, files, nfiles);
 	fclose(f);
@@ -508,6 +510,7 @@ static void S_put_page(FILE *f, const void *what, const void *list, size_t nfile
 
 	if (!keep || !h)
 		abort(); /* out of memory, as hg_cpage_new */
+	__fsetlocking(h, FSETLOCKING_BYCALLER);
 	hg_figs_spanning_mask(p->figs, p->nfigs, keep);
 	for (i = 0; i < nfiles; i++)
 		fprintf(h, "F %s %llu %llu %lld %s\n", files[i].path, files[i].ino, files[i].size,

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -247,6 +248,9 @@ FILE *hg_gztwin_open_sum(const char *path, hg_filesum *sum)
 	t->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	t->gzfd = t->fd < 0 ? -1 : open(t->gzpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	f = t->gzfd < 0 ? NULL : fopencookie(t, "w", io);
+	/* one thread writes a stream at a time: no lock per call */
+	if (f)
+		__fsetlocking(f, FSETLOCKING_BYCALLER);
 	if (!f) {
 		hg_error_set("%s: cannot write: %s", t->fd < 0 ? path : t->gzpath, strerror(errno));
 		if (t->fd >= 0)
