@@ -42,11 +42,13 @@ static void S_put_str(FILE *f, const char *s)
 		fputs("%2D", f);
 		return;
 	}
-	for (; *s; s++) {
-		if (*s == '\t' || *s == '\n' || *s == '\r' || *s == '%')
-			fprintf(f, "%%%02X", (unsigned char)*s);
-		else
-			fputc(*s, f);
+	for (;;) {
+		size_t run = strcspn(s, "\t\n\r%"); /* written whole up to the next to escape */
+		fwrite(s, 1, run, f);
+		s += run;
+		if (!*s)
+			break;
+		fprintf(f, "%%%02X", (unsigned char)*s++);
 	}
 }
 
