@@ -10,6 +10,8 @@
 #              GEN_BENCH_ROUNDS clean builds of each tool per N (default 3)
 #              GEN_BENCH_HUGO  0: leave Hugo out (it is also left out at an N where it would not
 #                              fit in memory)
+#              GEN_BENCH_LIBFLOOR largest N at which libfloor.c times what the libraries alone
+#                              take on the same evidence and site (default 1000; 0: never)
 #              GEN_BENCH_SYSTEMS, GEN_BENCH_SEED   passed to synth.py (default 2, 1)
 set -u -o pipefail
 
@@ -20,6 +22,7 @@ sizes=${GEN_BENCH_SIZES:-100 1000 10000}
 systems=${GEN_BENCH_SYSTEMS:-2}
 seed=${GEN_BENCH_SEED:-1}
 rounds=${GEN_BENCH_ROUNDS:-3}
+libfloor_max=${GEN_BENCH_LIBFLOOR:-1000}
 work=${GEN_BENCH_DIR:-${TMPDIR:-/tmp}/hashgen-gen-bench}
 
 # Disk per algorithm and system, in KiB (measured at N = 100: 179, 195 and 263; about 30 % to
@@ -57,6 +60,7 @@ done
 case $systems in ''|*[!0-9]*|0) die "GEN_BENCH_SYSTEMS: '$systems' is not a positive number" ;; esac
 case $seed in ''|*[!0-9]*) die "GEN_BENCH_SEED: '$seed' is not a number" ;; esac
 case $rounds in ''|*[!0-9]*|0) die "GEN_BENCH_ROUNDS: '$rounds' is not a positive number" ;; esac
+case $libfloor_max in ''|*[!0-9]*) die "GEN_BENCH_LIBFLOOR: '$libfloor_max' is not a number" ;; esac
 
 # ---- the machine and the three tools ----
 cpu_model=$(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')
@@ -77,6 +81,17 @@ else
 	echo "hugo: not found (make deps installs it), left out"
 fi
 echo "floor: cp -al of data/, then cp --parents of the other files through xargs ($(cp --version | head -n1))"
+# libfloor: the libraries' share, built here (make deps installs their headers)
+libfloor=
+if [ "$libfloor_max" -gt 0 ]; then
+	if cc -O2 -o "$work/libfloor" "$here/libfloor.c" -ljansson -ldeflate -lcrypto -lz 2>"$work/libfloor-build.err"; then
+		libfloor=$work/libfloor
+		echo "libraries alone: libfloor.c on one CPU (reading the evidence, SHA-256, jansson, the .gz twins), at N <= $libfloor_max"
+	else
+		note "libfloor.c did not build (see $work/libfloor-build.err): the libraries' share is left out"
+	fi
+fi
+cpus=$(nproc)
 time_bin=/usr/bin/time
 if [ -x "$time_bin" ]; then timer=gnu; else timer=bash; note "/usr/bin/time not found: peak RSS is n/a"; fi
 
@@ -444,6 +459,18 @@ for n in $sizes; do
 		fi
 	fi
 
+	# ---- the libraries alone: with the floor, a bound no clean build goes below ----
+	md_bound=—
+	if [ -n "$libfloor" ] && [ "$n" -le "$libfloor_max" ]; then
+		"$libfloor" "$dir/data" "$dir/ref" "$rounds" >"$dir/libfloor.out" 2>"$dir/libfloor.err" ||
+			die "N=$n: libfloor failed (see $dir/libfloor.err)"
+		sed "s/^/N=$n: libfloor: /" "$dir/libfloor.out"
+		libs=$(awk '/^all steps/ { print $NF }' "$dir/libfloor.out")
+		bound=$(awk -v f="$fmin" -v l="$libs" -v p="$cpus" 'BEGIN { printf "%.2f", (f + l) / p }')
+		echo "N=$n: a clean build on $cpus CPUs cannot take less than (floor + the libraries) / $cpus = ($fmin + $libs) / $cpus = $bound s, $(ratio "$bound" "$fmin") × the floor"
+		md_bound="$bound s ($(ratio "$bound" "$fmin"))"
+	fi
+
 	# ---- rebuild after one record changed, a no-op rebuild, each against a clean build ----
 	cur_dir=$dir cur_data=$dir/data backup=$dir/backup
 	rm -rf "$backup"
@@ -492,14 +519,14 @@ for n in $sizes; do
 	echo "N=$n: rebuild after one record changed, $rounds times: best $rmin s, median $rmed s ($rmin-$rmax)"
 	restore || die "N=$n: could not restore $cur_data/$rel from $backup"
 
-	md_rows+=("| $(group "$n") ($(group "$pages")) | $hmin s, $hmed s | $md_hugo | $fmin s | $vs_floor | $vs_hugo | $(mib_unit "$(maxof "${hr[@]}")") | $rmin, $rmed | $nmin, $nmed | $same |")
+	md_rows+=("| $(group "$n") ($(group "$pages")) | $hmin s, $hmed s | $md_hugo | $fmin s | $md_bound | $vs_floor | $vs_hugo | $(mib_unit "$(maxof "${hr[@]}")") | $rmin, $rmed | $nmin, $nmed | $same |")
 done
 
 echo
 echo "Markdown, for docs/benchmarks.md:"
 echo
-echo "| N (pages) | hashgen clean build (best, median) | Hugo on the same site (best) | floor (best) | hashgen ÷ floor | hashgen ÷ Hugo pages/s | hashgen peak RSS | rebuild after one record (s: best, median) | no-op rebuild (s: best, median) | identical |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| N (pages) | hashgen clean build (best, median) | Hugo on the same site (best) | floor (best) | (floor + libraries) ÷ CPUs (÷ floor) | hashgen ÷ floor | hashgen ÷ Hugo pages/s | hashgen peak RSS | rebuild after one record (s: best, median) | no-op rebuild (s: best, median) | identical |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${md_rows[@]}"
 [ $status -eq 0 ] || note "a rebuild differs from a clean build of the same evidence (see diff.txt, diff-noop.txt)"
 exit $status
