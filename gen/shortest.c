@@ -98,9 +98,7 @@ void hg_num_shortest(char *b, size_t n, double v)
 		int x = exp;
 		if (S_round(dig, &x, d17, prec) != 0) {
 			/* cannot tell from 17 digits: as printf rounds the exact value */
-			char fmt[8];
-			snprintf(fmt, sizeof(fmt), "%%.%dg", prec);
-			snprintf(text, sizeof(text), fmt, v);
+			snprintf(text, sizeof(text), "%.*g", prec, v);
 		} else {
 			S_as_g(text, neg, dig, prec, x);
 		}
