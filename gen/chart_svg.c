@@ -213,6 +213,9 @@ xmlNodePtr hg_svg_open(xmlDocPtr *doc, double h, const char *title, const char *
 	xmlNsPtr ns;
 
 	*doc = xmlNewDoc(X("1.0"));
+	/* element and attribute names held once by the document (see render_html.c) */
+	if (*doc)
+		(*doc)->dict = xmlDictCreate();
 	root = xmlNewNode(NULL, X("svg"));
 	ns = xmlNewNs(root, X(HG_SVG_NS), NULL);
 	xmlSetNs(root, ns);

@@ -390,6 +390,10 @@ static int S_render(hg_xml_sink *sink, const hg_page *page, const void *template
 
 	if (!doc)
 		return hg_error_set("out of memory copying the page skeleton");
+	/* the names of the elements and attributes made below held once, not copied and freed
+	 * for each (libxml2 frees only the names its dictionary does not own) */
+	if (!doc->dict)
+		doc->dict = xmlDictCreate();
 	head = S_skeleton(doc, page, &at);
 	if (head)
 		obuf = hg_xml_sink_open(sink);
