@@ -180,17 +180,36 @@ void hg_sha256_hex(char out[65], const void *data, size_t len)
 
 /* ---- digests of values (what a page shows), for the rebuild cache ---- */
 
+/* The values gathered in a buffer and given to SHA-256 a block at a time: a page's digest is
+ * fed thousands of small values, and each EVP_DigestUpdate call has a cost of its own. The
+ * digest is that of the values one after another, as before. */
+struct hg_md {
+	EVP_MD_CTX *ctx;
+	size_t n;
+	unsigned char buf[4096];
+};
+
 hg_md *hg_md_new(void)
 {
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1)
+	hg_md *m = malloc(sizeof(*m));
+	if (!m || !(m->ctx = EVP_MD_CTX_new()) || EVP_DigestInit_ex(m->ctx, EVP_sha256(), NULL) != 1)
 		S_oom();
-	return (hg_md *)ctx;
+	m->n = 0;
+	return m;
 }
 
 void hg_md_bytes(hg_md *m, const void *data, size_t len)
 {
-	EVP_DigestUpdate((EVP_MD_CTX *)m, data, len);
+	if (m->n + len > sizeof(m->buf)) {
+		EVP_DigestUpdate(m->ctx, m->buf, m->n);
+		m->n = 0;
+		if (len > sizeof(m->buf)) {
+			EVP_DigestUpdate(m->ctx, data, len);
+			return;
+		}
+	}
+	memcpy(m->buf + m->n, data, len);
+	m->n += len;
 }
 
 void hg_md_str(hg_md *m, const char *s)
@@ -217,8 +236,10 @@ void hg_md_hex(hg_md *m, char out[65])
 	static const char digits[] = "0123456789abcdef";
 	unsigned char md[32];
 	unsigned int n = 32, i;
-	EVP_DigestFinal_ex((EVP_MD_CTX *)m, md, &n);
-	EVP_MD_CTX_free((EVP_MD_CTX *)m);
+	EVP_DigestUpdate(m->ctx, m->buf, m->n);
+	EVP_DigestFinal_ex(m->ctx, md, &n);
+	EVP_MD_CTX_free(m->ctx);
+	free(m);
 	for (i = 0; i < 32; i++) {
 		out[2 * i] = digits[md[i] >> 4];
 		out[2 * i + 1] = digits[md[i] & 15];

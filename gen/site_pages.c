@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
 
 #include "render.h"
 #include "site_files.h"
@@ -100,54 +99,44 @@ static void S_warn(S_job *j, const char *fmt, ...)
 static void S_key(char out[65], const hg_algpages *c, const hg_system *s, const char *id,
 	const hg_evfile *files, size_t n, const hg_sum *sums, size_t nsums)
 {
-	static const char digits[] = "0123456789abcdef";
 	const hg_entry *e = hg_data_entry(c->d, id);
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned char md[32];
-	unsigned int mdlen = 32;
+	hg_md *m = hg_md_new();
 	const char *kinds[3];
 	size_t i, k, t, nkinds = hg_evidence_kinds(s, kinds);
 
-	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
-	EVP_DigestUpdate(ctx, c->global, 64);
-	EVP_DigestUpdate(ctx, s->name, strlen(s->name) + 1);
-	EVP_DigestUpdate(ctx, s->system_sha256, 64);
-	EVP_DigestUpdate(ctx, e ? e->sha256 : "-", e ? 64 : 1);
+	hg_md_bytes(m, c->global, 64);
+	hg_md_bytes(m, s->name, strlen(s->name) + 1);
+	hg_md_bytes(m, s->system_sha256, 64);
+	hg_md_bytes(m, e ? e->sha256 : "-", e ? 64 : 1);
 	{
 		/* the part of the system's downloads the page links to: it moves when an algorithm
 		 * before it comes or goes */
 		char part[32];
 		int len = snprintf(part, sizeof(part), "%zu", hg_part_of(s, id));
-		EVP_DigestUpdate(ctx, part, (size_t)len + 1);
+		hg_md_bytes(m, part, (size_t)len + 1);
 	}
 	/* the yardstick table: the baselines' figures on this system */
-	EVP_DigestUpdate(ctx, c->yard_keys + 65 * (size_t)(s - c->d->systems), 64);
+	hg_md_bytes(m, c->yard_keys + 65 * (size_t)(s - c->d->systems), 64);
 	for (k = 0; k < c->d->nsystems; k++)
 		if (hg_system_has(&c->d->systems[k], id))
-			EVP_DigestUpdate(ctx, c->d->systems[k].name, strlen(c->d->systems[k].name) + 1);
+			hg_md_bytes(m, c->d->systems[k].name, strlen(c->d->systems[k].name) + 1);
 	for (i = 0; i < n; i++) {
 		if (files[i].state == HG_SUM_MISSING)
 			continue;
-		EVP_DigestUpdate(ctx, files[i].file, strlen(files[i].file) + 1);
-		EVP_DigestUpdate(ctx, files[i].sha256, 64);
+		hg_md_bytes(m, files[i].file, strlen(files[i].file) + 1);
+		hg_md_bytes(m, files[i].sha256, 64);
 	}
 	for (t = 0; t < nkinds; t++) {
 		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
 		size_t plen = strlen(prefix);
 		for (i = hg_sums_lower(sums, nsums, prefix);
 			i < nsums && strncmp(sums[i].path, prefix, plen) == 0; i++) {
-			EVP_DigestUpdate(ctx, sums[i].path, strlen(sums[i].path) + 1);
-			EVP_DigestUpdate(ctx, sums[i].sha256, 64);
+			hg_md_bytes(m, sums[i].path, strlen(sums[i].path) + 1);
+			hg_md_bytes(m, sums[i].sha256, 64);
 		}
 		free(prefix);
 	}
-	EVP_DigestFinal_ex(ctx, md, &mdlen);
-	EVP_MD_CTX_free(ctx);
-	for (i = 0; i < 32; i++) {
-		out[2 * i] = digits[md[i] >> 4];
-		out[2 * i + 1] = digits[md[i] & 15];
-	}
-	out[64] = 0;
+	hg_md_hex(m, out);
 }
 
 /* Warnings about files that do not match SHA256SUMS, the same for a reused and a new page. */
