@@ -81,8 +81,8 @@ static void S_row_of(S_row *r, const hg_fig *f)
 #define STR(x) (r->kind[i] = 's', r->v[i] = (x), i++)
 #define UNUM(ok, x) (r->kind[i] = 'n', r->v[i] = (ok) ? S_ull(r->buf[i], (x)) : NULL, i++)
 #define NUM(ok, x) (r->kind[i] = 'n', r->v[i] = (ok) ? S_ll(r->buf[i], (x)) : NULL, i++)
-#define DBL(ok, x) (r->kind[i] = 'n', r->v[i] = (ok) && isfinite(x) ? (hg_num_shortest(r->buf[i], 64, (x)), \
-	r->buf[i]) : NULL, i++)
+#define DBL(ok, x) (r->kind[i] = 'n', r->v[i] = (ok) && isfinite(x) ? \
+	(hg_num_shortest(r->buf[i], 64, (x)), r->buf[i]) : NULL, i++)
 #define BOOL(x) (r->kind[i] = 'b', r->v[i] = (x) ? "true" : "false", i++)
 	STR(f->system);
 	STR(f->algorithm);
