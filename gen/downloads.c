@@ -159,7 +159,7 @@ static void S_csv_row(FILE *f, const S_row *r)
 	fputs("\r\n", f);
 }
 
-void hg_results_csv_to(FILE *f, const hg_fig *const *rows, size_t n)
+static void S_csv_to(FILE *f, const hg_fig *const *rows, size_t n)
 {
 	size_t i;
 	S_row r;
@@ -180,7 +180,7 @@ int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n)
 	if (!f)
 		return hg_error_set("out of memory writing a download");
 	__fsetlocking(f, FSETLOCKING_BYCALLER); /* this thread's alone: no lock per field */
-	hg_results_csv_to(f, rows, n);
+	S_csv_to(f, rows, n);
 	return S_close(out, len, f, &buf, &size);
 }
 

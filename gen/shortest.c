@@ -81,7 +81,7 @@ void hg_num_shortest(char *b, size_t n, double v)
 {
 	char e[40], d17[17], dig[17], text[40];
 	const char *p;
-	int neg, exp, prec, i;
+	int neg, exp, prec;
 
 	if (!isfinite(v)) {
 		snprintf(b, n, "%.17g", v);
@@ -107,8 +107,6 @@ void hg_num_shortest(char *b, size_t n, double v)
 			return;
 		}
 	}
-	for (i = 0; i < 17; i++)
-		dig[i] = d17[i];
-	S_as_g(text, neg, dig, 17, exp);
+	S_as_g(text, neg, d17, 17, exp);
 	snprintf(b, n, "%s", text);
 }
