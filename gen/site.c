@@ -58,6 +58,7 @@ typedef struct {
 	size_t npages;
 	hg_algpages *ap;
 	char *downloads_error; /* why the downloads' thread failed, NULL when it did not */
+	char *index_error;  /* why the index's thread failed, NULL when it did not */
 } S_build;
 
 static int S_read_template(char **out, const char *dir, const char *name)
@@ -509,20 +510,36 @@ static int S_system_pages(S_build *b)
 	return 0;
 }
 
+/* The site's index, from headlines of its own (the system pages fill and clear b->headlines
+ * beside it). */
 static int S_index(S_build *b)
 {
-	void *heads = hg_algpages_headlines(b->ap, (size_t)-1, b->headlines);
+	const hg_fig **headlines = calloc(b->d->nsystems * b->nids + 1, sizeof(*headlines));
+	void *heads = headlines ? hg_algpages_headlines(b->ap, (size_t)-1, headlines) : NULL;
 	hg_page *p;
 	int rc;
-	if (!heads)
-		return -1;
+	if (!heads) {
+		free(headlines);
+		return headlines ? -1 : hg_error_set("out of memory");
+	}
 	p = hg_page_index(b->d, (const char *const *)b->ids, b->nids,
-		(const hg_fig *const *)b->headlines, &b->tx);
+		(const hg_fig *const *)headlines, &b->tx);
 	rc = hg_site_write_page(b->tmp, b->template, p, "index", HG_PAGE_STREAM);
 	hg_page_free(p);
 	free(heads);
-	memset(b->headlines, 0, b->d->nsystems * b->nids * sizeof(*b->headlines));
+	free(headlines);
 	return rc;
+}
+
+/* S_index on a thread of its own beside the system pages (S_spanning), its failure kept in
+ * b->index_error. */
+static void *S_index_thread(void *arg)
+{
+	S_build *b = arg;
+	if (S_index(b) != 0)
+		b->index_error = hg_xstrdup(hg_error_last());
+	hg_gztwin_release();
+	return NULL;
 }
 
 /* The index of the downloads' parts (written as the pages completed them) and the catalog
@@ -544,17 +561,23 @@ static void *S_downloads(void *arg)
 	return NULL;
 }
 
-/* What spans the algorithm pages: the downloads on a second thread while this one writes each
- * system's pages and the index (they read the same rows, and write different files). */
+/* What spans the algorithm pages: the downloads on a second thread and the index on a third
+ * (unless --jobs 1) while this one writes each system's pages (they read the same rows, and
+ * write different files). */
 static int S_spanning(S_build *b)
 {
-	pthread_t t;
+	pthread_t t, ti;
 	int threaded = pthread_create(&t, NULL, S_downloads, b) == 0, rc;
+	int index_threaded = b->o->jobs != 1 && pthread_create(&ti, NULL, S_index_thread, b) == 0;
 	if (!threaded)
 		S_downloads(b);
-	rc = S_system_pages(b) != 0 || S_index(b) != 0 ? -1 : 0;
+	rc = S_system_pages(b) != 0 || (!index_threaded && S_index(b) != 0) ? -1 : 0;
+	if (index_threaded)
+		pthread_join(ti, NULL);
 	if (threaded)
 		pthread_join(t, NULL);
+	if (rc == 0 && b->index_error)
+		rc = hg_error_set("%s", b->index_error);
 	if (rc == 0 && b->downloads_error)
 		rc = hg_error_set("%s", b->downloads_error);
 	return rc;
@@ -639,6 +662,7 @@ static void S_finish(S_build *b, int rc)
 	free(b->pdigest);
 	free(b->pfirst);
 	free(b->downloads_error);
+	free(b->index_error);
 	hg_strv_free(b->pages);
 	hg_strv_free(b->stale);
 	for (k = 0; b->span_keys && b->span_keys[k]; k++)
