@@ -1,7 +1,8 @@
 /* test_watch.c — the watch on the machine: a busy loop pinned to the timing CPU during part of a
  * quick campaign leaves no figure it moved unmarked (outvoted by calm passes, its interval
- * reaching the calm figure, or marked wide or unconfirmed), every pass it ran beside is judged disturbed by the context switches it forced,
- * and two campaigns never time on one CPU at once (the second waits, or stops with --no-wait).
+ * reaching the calm figure, or marked wide or unconfirmed), every pass it ran beside is judged
+ * disturbed by the context switches it forced, and two campaigns never time on one CPU at once
+ * (the second waits, or stops with --no-wait).
  *
  * A figure is held to account when its headline is more than 5 % slower than both calm campaigns
  * around it and every pass inside its interval ran wholly while the hog did. The headline is the
@@ -264,9 +265,10 @@ Test(watch, a_hog_on_the_timing_cpu_is_measured_again_or_marked, .timeout = HBT_
 			}
 		}
 		/* slower than both calm campaigns by more than 5 %, every confirming pass wholly while
-		 * the hog ran: the campaign must say so. A hog only ever adds time: a headline faster than both calm
-		 * ones is theirs missing the machine's best (what benchmarks/quality/aa.sh measures), not
-		 * the hog's doing (seen once under AddressSanitizer: 3809 cycles against 4077, 4018) */
+		 * the hog ran: the campaign must say so. A hog only ever adds time: a headline faster
+		 * than both calm ones is theirs missing the machine's best (what
+		 * benchmarks/quality/aa.sh measures), not the hog's doing (seen once under
+		 * AddressSanitizer: 3809 cycles against 4077, 4018) */
 		if (h[i] > a[i] && h[i] > b[i] && da > 5 && db > 5 && during) {
 			far++;
 			cr_expect(strcmp(state, "narrow") != 0 || (low <= a[i] && a[i] <= confirm) ||
