@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 #include "render.h"
 #include "site_files.h"
 #include "sitewide.h"
