@@ -1,4 +1,4 @@
-/* genutil.c — errors, files, SHA-256 and gzip twins for the generator. */
+/* genutil.c — errors, files, SHA-256, string vectors and clocks for the generator. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -6,7 +6,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -302,4 +304,20 @@ int hg_cmp_str(const void *a, const void *b)
 const char *hg_plural(size_t n, const char *one, const char *many)
 {
 	return n == 1 ? one : many;
+}
+
+double hg_wall_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+double hg_cpu_seconds(void)
+{
+	struct rusage u;
+	if (getrusage(RUSAGE_SELF, &u) != 0)
+		return 0;
+	return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+		(double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }

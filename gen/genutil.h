@@ -1,6 +1,7 @@
-/* genutil.h — the generator's ground floor: errors, files, SHA-256, gzip twins and string
- * vectors (genutil.c), and every number and environment format of the pages with the derived
- * figures of one timing record (format.c). Nothing here knows the evidence or the site. */
+/* genutil.h — the generator's ground floor: errors, files, SHA-256, string vectors and clocks
+ * (genutil.c), gzip twins (gztwin.c), and every number and environment format of the pages with
+ * the derived figures of one timing record (format.c). Nothing here knows the evidence or the
+ * site. */
 #ifndef HG_GENUTIL_H
 #define HG_GENUTIL_H
 
@@ -74,6 +75,10 @@ void hg_strv_free(char **v);
 int hg_cmp_str(const void *a, const void *b);
 /* The word for n things: one when n is 1, else many ("1 system", "2 systems"). */
 const char *hg_plural(size_t n, const char *one, const char *many);
+/* Seconds on the monotonic clock, and of CPU (user and system) used by every thread of the
+ * process so far: a step's cost is the difference across it. */
+double hg_wall_seconds(void);
+double hg_cpu_seconds(void);
 
 /* ---- where the templates are by default (templatesdir.c): an installed tree's, found from the
  * executable, or the checkout's it was built from (borrowed) ---- */

@@ -23,8 +23,18 @@ typedef struct {
 	int render_only;       /* render into out_dir, which must not exist: no cache, no swap */
 } hg_site_opts;
 
+/* The steps of a build, in order, as --timings names them (site.c). */
+#define HG_NSTEPS 5
+extern const char *const hg_site_steps[HG_NSTEPS];
+
 typedef struct {
 	size_t pages, systems, algorithms, evidence_files, warnings;
+	int rebuilt;      /* in place: the previous site's files left where the same */
+	size_t rendered;  /* algorithm pages rendered (all of them unless rebuilt) */
+	size_t replaced;  /* rebuilt: files put in place of the site's */
+	size_t swapped;   /* rebuilt: a page's evidence folders put in place whole */
+	size_t removed;   /* rebuilt: files the build no longer makes, removed */
+	double wall[HG_NSTEPS], cpu[HG_NSTEPS]; /* seconds per step; cpu: of every thread */
 } hg_site_stats;
 
 int hg_site_build(hg_site_stats *out, const hg_site_opts *o);

@@ -428,6 +428,8 @@ static int S_algorithm_pages(S_build *b)
 		hg_parts_finish(b->parts) != 0)
 		return -1;
 	b->stats->pages = hg_algpages_count(b->ap);
+	b->stats->rendered = hg_algpages_rendered(b->ap);
+	malloc_trim(0); /* the pages' memory back before the spanning pages */
 	return 0;
 }
 
@@ -598,12 +600,19 @@ static int S_style_and_sitemap(S_build *b)
  * that failed keeps the previous one. */
 static int S_put_in_place(S_build *b)
 {
+	hg_commit_counts n;
 	size_t k;
+	if (b->o->render_only)
+		return 0;
 	if (b->in_place) {
 		hg_algpages_stale(b->ap, &b->stale, &b->nstale);
 		if (hg_site_commit(b->tmp, b->o->out_dir, (const char *const *)b->ids, b->nids,
-				b->stale, b->nstale) != 0)
+				b->stale, b->nstale, &n) != 0)
 			return -1;
+		b->stats->rebuilt = 1;
+		b->stats->replaced = n.replaced;
+		b->stats->swapped = n.swapped;
+		b->stats->removed = n.removed;
 	} else {
 		if (S_swap(b->tmp, b->o->out_dir) != 0)
 			return -1;
@@ -684,9 +693,26 @@ static void S_finish(S_build *b, int rc)
 	hg_gztwin_release();
 }
 
+/* The evidence, the templates and the plan of the pages, and the folder the build writes. */
+static int S_load(S_build *b)
+{
+	if (hg_data_load(&b->d, b->o->data_dir) != 0 || S_load_templates(b) != 0)
+		return -1;
+	S_collect_ids(b);
+	S_plan(b);
+	return S_make_tmp(b);
+}
+
+const char *const hg_site_steps[HG_NSTEPS] = { "load the evidence and templates",
+	"algorithm pages", "system pages, index and downloads", "stylesheet and sitemap",
+	"put in place" };
+static int (*const S_steps[HG_NSTEPS])(S_build *) = { S_load, S_algorithm_pages, S_spanning,
+	S_style_and_sitemap, S_put_in_place };
+
 int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 {
 	S_build b;
+	size_t i;
 	int rc = -1;
 
 	memset(stats, 0, sizeof(*stats));
@@ -697,15 +723,13 @@ int hg_site_build(hg_site_stats *stats, const hg_site_opts *o)
 		return -1;
 	xmlInitParser();
 	json_object_seed(1); /* fixed seed: deterministic, and set before threads start */
-	if (hg_data_load(&b.d, o->data_dir) != 0 || S_load_templates(&b) != 0)
-		goto out;
-	S_collect_ids(&b);
-	S_plan(&b);
-	if (S_make_tmp(&b) != 0 || S_algorithm_pages(&b) != 0 || (malloc_trim(0), 0) || S_spanning(&b) != 0 ||
-		S_style_and_sitemap(&b) != 0)
-		goto out;
-	if (!o->render_only && S_put_in_place(&b) != 0)
-		goto out;
+	for (i = 0; i < HG_NSTEPS; i++) {
+		double wall = hg_wall_seconds(), cpu = hg_cpu_seconds();
+		if (S_steps[i](&b) != 0)
+			goto out;
+		stats->wall[i] = hg_wall_seconds() - wall;
+		stats->cpu[i] = hg_cpu_seconds() - cpu;
+	}
 	stats->systems = b.d->nsystems;
 	stats->algorithms = b.nids;
 	rc = 0;

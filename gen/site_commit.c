@@ -19,6 +19,7 @@ typedef struct {
 	const char *stage, *site;
 	const char *const *ids;  /* the algorithm ids, sorted: a page's own files are always new */
 	size_t nids;
+	hg_commit_counts *n;
 } S_commit;
 
 /* Do two regular files hold the same bytes? */
@@ -93,7 +94,7 @@ static int S_swap_folder(const char *from, const char *to)
 	return rc;
 }
 
-static int S_file(const S_commit *c, const char *rel, const char *from, const char *to)
+static int S_file(S_commit *c, const char *rel, const char *from, const char *to)
 {
 	struct stat a, b;
 	if (lstat(from, &a) != 0)
@@ -104,10 +105,11 @@ static int S_file(const S_commit *c, const char *rel, const char *from, const ch
 		return 0; /* the site's is the same: left as it is */
 	if (rename(from, to) != 0)
 		return hg_error_set("%s: cannot put the rebuilt file in place: %s", to, strerror(errno));
+	c->n->replaced++;
 	return 0;
 }
 
-static int S_walk(const S_commit *c, const char *rel)
+static int S_walk(S_commit *c, const char *rel)
 {
 	char *dir = rel[0] ? hg_xprintf("%s/%s", c->stage, rel) : hg_xstrdup(c->stage);
 	DIR *d = opendir(dir);
@@ -130,7 +132,7 @@ static int S_walk(const S_commit *c, const char *rel)
 		if (lstat(from, &st) != 0)
 			rc = hg_error_set("%s: %s", from, strerror(errno));
 		else if (S_ISDIR(st.st_mode) && S_evidence_folder(r))
-			rc = S_swap_folder(from, to);
+			rc = S_swap_folder(from, to) == 0 ? (c->n->swapped++, 0) : -1;
 		else if (S_ISDIR(st.st_mode))
 			rc = (mkdir(to, 0755) == 0 || errno == EEXIST) ? S_walk(c, r) :
 				hg_error_set("%s: cannot create folder: %s", to, strerror(errno));
@@ -146,16 +148,22 @@ static int S_walk(const S_commit *c, const char *rel)
 }
 
 int hg_site_commit(const char *stage, const char *site, const char *const *ids, size_t nids,
-	char *const *stale, size_t nstale)
+	char *const *stale, size_t nstale, hg_commit_counts *n)
 {
-	S_commit c = { stage, site, ids, nids };
+	S_commit c = { stage, site, ids, nids, n };
 	size_t i;
-	int rc = S_walk(&c, "");
+	int rc;
+	memset(n, 0, sizeof(*n));
+	rc = S_walk(&c, "");
 	for (i = 0; i < nstale && rc == 0; i++) {
 		char *staged = hg_xprintf("%s/%s", stage, stale[i]);
 		char *path = hg_xprintf("%s/%s", site, stale[i]);
-		if (access(staged, F_OK) != 0 && unlink(path) != 0 && errno != ENOENT)
-			rc = hg_error_set("%s: cannot remove: %s", path, strerror(errno));
+		if (access(staged, F_OK) != 0) { /* not made again */
+			if (unlink(path) == 0)
+				n->removed++;
+			else if (errno != ENOENT)
+				rc = hg_error_set("%s: cannot remove: %s", path, strerror(errno));
+		}
 		free(staged);
 		free(path);
 	}

@@ -746,6 +746,14 @@ size_t hg_algpages_count(const hg_algpages *c)
 	return c->njobs;
 }
 
+size_t hg_algpages_rendered(const hg_algpages *c)
+{
+	size_t i, n = 0;
+	for (i = 0; i < c->njobs; i++)
+		n += !c->jobs[i].reuse;
+	return n;
+}
+
 const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *c, size_t k)
 {
 	return &c->yards[k];

@@ -63,9 +63,13 @@ void hg_parts_free(hg_parts *p);
  * the site's unless it is the same (the same inode or bytes; an algorithm page's own files, those
  * of <system>/<id>.* for an id of ids (sorted), always replace it), a page's evidence folders are
  * swapped whole; then each of stale (relative to the site) not in stage is removed, and stage
- * with it. A failure leaves the files not yet put in place as they were. */
+ * with it. The counts of what it did go to n. A failure leaves the files not yet put in place as
+ * they were. */
+typedef struct {
+	size_t replaced, swapped, removed; /* files put in place, folders swapped, files removed */
+} hg_commit_counts;
 int hg_site_commit(const char *stage, const char *site, const char *const *ids, size_t nids,
-	char *const *stale, size_t nstale);
+	char *const *stale, size_t nstale, hg_commit_counts *n);
 
 /* ---- the downloads (downloads_parts.c): every figure of a system, in parts of
  * HG_PART_ALGORITHMS of its algorithms (partition.c), and the field index of every part ---- */
@@ -123,6 +127,8 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in);
  * (NULL: dropped) in job order, counted into *nwarnings. */
 int hg_algpages_render(hg_algpages *ap, int jobs, FILE *warnings, size_t *nwarnings);
 size_t hg_algpages_count(const hg_algpages *ap);
+/* The pages rendered (not reused from the previous build) by hg_algpages_render. */
+size_t hg_algpages_rendered(const hg_algpages *ap);
 const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *ap, size_t k);
 /* The rows the spanning outputs read (hg_figs_spanning) of system k's pages (every system's when
  * k is (size_t)-1) in the order of the jobs: system by system, algorithm by algorithm, each in

@@ -49,6 +49,9 @@ static void S_dirs_free(S_dirs *d)
 	free(d->cache);
 }
 
+/* What the last build said it did. */
+static hg_site_stats S_last;
+
 /* hashgen --data data --templates d->templates --out out, naming itself generator. */
 static size_t S_build(const S_dirs *d, const char *data, const char *out, const char *generator)
 {
@@ -65,6 +68,7 @@ static size_t S_build(const S_dirs *d, const char *data, const char *out, const 
 	o.warnings = quiet; /* the fixture's deliberate SHA256SUMS mismatch */
 	cr_assert_eq(hg_site_build(&st, &o), 0, "%s", hg_error_last());
 	fclose(quiet);
+	S_last = st;
 	return st.pages;
 }
 
@@ -131,14 +135,20 @@ static void S_expect_again(const S_snap *before, const char *site, int (*again)(
 	const char *why)
 {
 	S_snap now = S_snapshot(site);
-	size_t i;
+	size_t i, renewed_pages = 0;
 	cr_assert_eq(now.n, before->n, "%s: %zu algorithm pages, %zu before", why, now.n, before->n);
 	for (i = 0; i < now.n; i++) {
 		int renewed = now.ino[i] != before->ino[i];
 		cr_assert_str_eq(now.pages[i], before->pages[i]);
 		cr_expect_eq(renewed, again(now.pages[i]) != 0, "%s: %s was %s", why, now.pages[i],
 			renewed ? "rendered again" : "reused");
+		renewed_pages += renewed;
 	}
+	/* and the build says so: what it rendered, and whether it was a rebuild in place */
+	cr_expect_eq(S_last.rendered, renewed_pages, "%s: the build says %zu pages rendered, %zu were",
+		why, S_last.rendered, renewed_pages);
+	cr_expect_eq(S_last.rebuilt, renewed_pages < now.n || S_last.replaced > 0,
+		"%s: rebuilt %d, %zu of %zu pages renewed", why, S_last.rebuilt, renewed_pages, now.n);
 	S_snap_free(&now);
 }
 
