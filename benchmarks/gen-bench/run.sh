@@ -69,6 +69,12 @@ cpu_model=$(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | se
 version=$("$hashgen" --version 2>/dev/null | head -n1)
 echo "machine: $cpu_model, nproc $(nproc), $(uname -sr)"
 echo "hashgen: $hashgen (${version:-version unknown})"
+# its time per step (hashgen --timings), when it has the option (an older binary may not)
+timings=()
+if "$hashgen" --help 2>/dev/null | grep -q -- --timings; then
+	timings=(--timings)
+	echo "hashgen's steps: --timings, the best clean build's and the best rebuild's"
+fi
 echo "evidence: synth.py --systems $systems --seed $seed, in $work"
 if [ "${GEN_BENCH_HUGO:-1}" != 0 ] && command -v hugo >/dev/null; then
 	hugo_version=$(hugo version 2>/dev/null | cut -d' ' -f2)
@@ -149,10 +155,27 @@ failed() {
 # run_hashgen DATA OUT LOG: a timed hashgen run into OUT (its cache is OUT.hashgen-cache)
 run_hashgen() {
 	local rc
-	timed "$3" "$hashgen" --data "$1" --templates templates --out "$2"
+	timed "$3" "$hashgen" "${timings[@]}" --data "$1" --templates templates --out "$2"
 	rc=$?
 	[ $rc -eq 0 ] || failed "hashgen --data $1 --templates templates --out $2" $rc "$3"
 	return $rc
+}
+
+# steps N WHAT LOG...: the --timings table of the fastest of the hashgen runs LOG... (each
+# LOG.time's first field its wall time), indented, under a line naming it; nothing without
+# --timings
+steps() {
+	local n=$1 what=$2 best='' log
+	shift 2
+	[ ${#timings[@]} -gt 0 ] || return 0
+	for log in "$@"; do
+		if [ -z "$best" ] || awk -v a="$(tail -n1 "$log.time")" -v b="$(tail -n1 "$best.time")" \
+			'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1]) }'; then
+			best=$log
+		fi
+	done
+	echo "N=$n: hashgen's steps in $what, $(tail -n1 "$best.time" | cut -d' ' -f1) s ($best.err):"
+	sed -n 's/^hashgen: \(.* [0-9.]* s *[0-9.]* s\)$/  \1/p; s/^hashgen: \(step .*\)$/  \1/p' "$best.err"
 }
 
 # run_hugo HUGO_DIR LOG: a timed Hugo build of HUGO_DIR into an emptied public/
@@ -399,7 +422,7 @@ for n in $sizes; do
 			case $t in
 			hashgen)
 				rm -rf "$dir/site" "$dir/site.hashgen-cache"
-				run_hashgen "$dir/data" "$dir/site" "$dir/clean" || exit 1
+				run_hashgen "$dir/data" "$dir/site" "$dir/clean-$((r + 1))" || exit 1
 				hw+=("$wall") hr+=("${rss_kib:-0}")
 				;;
 			hugo)
@@ -444,6 +467,9 @@ for n in $sizes; do
 		"$(rate "$pages" "$fmin")" "$(mib "$(maxof "${fr[@]}")")"
 	vs_floor=$(ratio "$hmin" "$fmin")
 	echo "N=$n: hashgen ÷ floor: $vs_floor (best of each)"
+	clean_logs=()
+	for ((r = 1; r <= rounds; r++)); do clean_logs+=("$dir/clean-$r"); done
+	steps "$n" "its best clean build" "${clean_logs[@]}"
 	if [ -n "$hugo_here" ]; then
 		vs_hugo=$(ratio "$umin" "$hmin")
 		echo "N=$n: hashgen pages/s ÷ Hugo pages/s: $vs_hugo (best of each)"
@@ -517,6 +543,9 @@ for n in $sizes; do
 	done
 	read -r rmed rmin rmax < <(stats "${rebuild_walls[@]}")
 	echo "N=$n: rebuild after one record changed, $rounds times: best $rmin s, median $rmed s ($rmin-$rmax)"
+	rebuild_logs=("$dir/rebuild")
+	for ((r = 1; r < rounds; r++)); do rebuild_logs+=("$dir/rebuild-$r"); done
+	steps "$n" "its best rebuild after one record changed" "${rebuild_logs[@]}"
 	restore || die "N=$n: could not restore $cur_data/$rel from $backup"
 
 	md_rows+=("| $(group "$n") ($(group "$pages")) | $hmin s, $hmed s | $md_hugo | $fmin s | $md_bound | $vs_floor | $vs_hugo | $(mib_unit "$(maxof "${hr[@]}")") | $rmin, $rmed | $nmin, $nmed | $same |")
