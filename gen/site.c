@@ -51,8 +51,6 @@ typedef struct {
 	size_t npinfo;
 	char **ids;         /* every algorithm id, sorted (the strings are d's) */
 	size_t nids;
-	const hg_fig **headlines; /* [system * nids + algorithm], NULL: none (read back from ap
-	                           * while a page needs them) */
 	char *tmp;          /* the site being built */
 	char **pages;       /* the sitemap's pages */
 	size_t npages;
@@ -276,7 +274,6 @@ static void S_collect_ids(S_build *b)
 	b->nids = n;
 	if (b->ids)
 		b->ids[n] = NULL;
-	b->headlines = calloc(d->nsystems * b->nids + 1, sizeof(*b->headlines));
 	b->span_keys = calloc(2 * d->nsystems + 1, sizeof(char *));
 }
 
@@ -469,7 +466,8 @@ static int S_span_needed(S_build *b, size_t k, const char *what, const char *dig
 	return needed;
 }
 
-/* Per system: its index, method and comparison pages, its trace and its evidence's own files. */
+/* Per system: its method and comparison pages, its eBASH-style table, its trace and its
+ * evidence's own files (its index comes with the site's, S_index). */
 static int S_system_pages(S_build *b)
 {
 	size_t k, i;
@@ -480,24 +478,19 @@ static int S_system_pages(S_build *b)
 		const hg_yardsticks *y = hg_algpages_yardsticks(b->ap, k);
 		size_t nrows;
 		const hg_fig **rows = hg_algpages_rows(b->ap, k, &nrows);
-		void *heads = rows ? hg_algpages_headlines(b->ap, k, b->headlines) : NULL;
 		char cmp[65], eb[65];
 		int r;
-		if (!heads) {
-			free(rows);
+		if (!rows)
 			return -1;
-		}
 		hg_span_digest(cmp, "compare", b->global, s, rows, nrows, y, NULL, 0);
 		hg_span_digest(eb, "ebash", b->global, s, rows, nrows, NULL,
 			(const char *const *)b->ids, b->nids);
 		b->span_keys[2 * k] = hg_xstrdup(cmp);
 		b->span_keys[2 * k + 1] = hg_xstrdup(eb);
 		r = hg_site_system(b->tmp, b->template, b->d, k, &b->tx, (const char *const *)b->ids,
-			b->nids, (const hg_fig *const *)b->headlines, rows, nrows, y,
-			S_span_needed(b, k, "compare", cmp), S_span_needed(b, k, "ebash", eb));
+			b->nids, rows, nrows, y, S_span_needed(b, k, "compare", cmp),
+			S_span_needed(b, k, "ebash", eb));
 		free(rows);
-		free(heads);
-		memset(b->headlines + k * b->nids, 0, b->nids * sizeof(*b->headlines));
 		if (r != 0)
 			return -1;
 		hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/index.html", s->name));
@@ -512,10 +505,10 @@ static int S_system_pages(S_build *b)
 	return 0;
 }
 
-/* The site's index, from headlines of its own (the system pages fill and clear b->headlines
- * beside it). */
+/* The site's index and each system's, from the headlines of every page read back once. */
 static int S_index(S_build *b)
 {
+	size_t k;
 	const hg_fig **headlines = calloc(b->d->nsystems * b->nids + 1, sizeof(*headlines));
 	void *heads = headlines ? hg_algpages_headlines(b->ap, (size_t)-1, headlines) : NULL;
 	hg_page *p;
@@ -528,6 +521,9 @@ static int S_index(S_build *b)
 		(const hg_fig *const *)headlines, &b->tx);
 	rc = hg_site_write_page(b->tmp, b->template, p, "index", HG_PAGE_STREAM);
 	hg_page_free(p);
+	for (k = 0; k < b->d->nsystems && rc == 0; k++)
+		rc = hg_site_system_index(b->tmp, b->template, b->d, k, &b->tx,
+			(const char *const *)b->ids, b->nids, (const hg_fig *const *)headlines);
 	free(heads);
 	free(headlines);
 	return rc;
@@ -678,7 +674,6 @@ static void S_finish(S_build *b, int rc)
 		free(b->span_keys[k]);
 	free(b->span_keys);
 	free(b->ids);
-	free(b->headlines);
 	free(b->tmp);
 	free(b->cache_dir);
 	free(b->cache_out);

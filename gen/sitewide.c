@@ -96,15 +96,21 @@ static int S_system_page(const char *tmp, const void *template, hg_page *p, cons
 	return rc;
 }
 
+int hg_site_system_index(const char *tmp, const void *template, const hg_data *d, size_t k,
+	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *headlines)
+{
+	const hg_system *s = &d->systems[k];
+	return S_system_page(tmp, template, hg_page_system(d, s, ids, nids, headlines, tx), s,
+		"index");
+}
+
 int hg_site_system(const char *tmp, const void *template, const hg_data *d, size_t k,
-	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *headlines,
-	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, int compare, int ebash)
+	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *rows,
+	size_t n, const hg_yardsticks *y, int compare, int ebash)
 {
 	const hg_system *s = &d->systems[k];
 
-	if (S_system_page(tmp, template, hg_page_system(d, s, ids, nids, headlines, tx), s,
-			"index") != 0 ||
-		S_system_page(tmp, template, hg_page_method(d, s, tx), s, "method") != 0 ||
+	if (S_system_page(tmp, template, hg_page_method(d, s, tx), s, "method") != 0 ||
 		(compare && S_compare(tmp, template, d, k, rows, n, y, tx) != 0) ||
 		(ebash && S_ebash(tmp, template, d, k, rows, n, ids, nids, tx) != 0) ||
 		S_sentinel(tmp, s) != 0 ||

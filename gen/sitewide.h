@@ -13,13 +13,16 @@
 
 /* ---- the outputs that span the pages (sitewide.c) ---- */
 
-/* The pages of system k of d: its index (headlines as hg_page_index's, over ids), its method
- * page, its comparison page with the bar charts of its groups (from rows, its figures, and y,
- * its yardsticks), its eBASH-style table, its machine-speed trace, and the copies of
- * system.json and SHA256SUMS. */
+/* The index page of system k of d: its algorithms over ids with their headlines (as
+ * hg_page_index's). */
+int hg_site_system_index(const char *tmp, const void *template, const hg_data *d, size_t k,
+	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *headlines);
+/* The other pages of system k of d: its method page, its comparison page with the bar charts of
+ * its groups (from rows, its figures, and y, its yardsticks), its eBASH-style table, its
+ * machine-speed trace, and the copies of system.json and SHA256SUMS. */
 int hg_site_system(const char *tmp, const void *template, const hg_data *d, size_t k,
-	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *headlines,
-	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, int compare, int ebash);
+	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *rows,
+	size_t n, const hg_yardsticks *y, int compare, int ebash);
 /* (compare 0: no comparison page; ebash 0: no eBASH-style table: a rebuild's are still right.)
  * The digest of what a spanning output (what names it) of system s shows: the generator and
  * templates (global), s, rows, the yardsticks y (NULL: none) and ids. */
