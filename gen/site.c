@@ -476,20 +476,26 @@ static int S_system_pages(S_build *b)
 	for (k = 0; k < b->d->nsystems; k++) {
 		const hg_system *s = &b->d->systems[k];
 		const hg_yardsticks *y = hg_algpages_yardsticks(b->ap, k);
-		size_t nrows;
-		const hg_fig **rows = hg_algpages_rows(b->ap, k, &nrows);
+		size_t nrows = 0, np;
+		const hg_fig **rows = NULL;
+		const char **parts = hg_algpages_span_digests(b->ap, k, 1, &np);
 		char cmp[65], eb[65];
-		int r;
-		if (!rows)
-			return -1;
-		hg_span_digest(cmp, "compare", b->global, s, rows, nrows, y, NULL, 0);
-		hg_span_digest(eb, "ebash", b->global, s, rows, nrows, NULL,
+		int r, compare, ebash;
+		hg_span_digest(cmp, "compare", b->global, s, parts, np, y, NULL, 0);
+		free(parts);
+		parts = hg_algpages_span_digests(b->ap, k, 0, &np);
+		hg_span_digest(eb, "ebash", b->global, s, parts, np, NULL,
 			(const char *const *)b->ids, b->nids);
+		free(parts);
 		b->span_keys[2 * k] = hg_xstrdup(cmp);
 		b->span_keys[2 * k + 1] = hg_xstrdup(eb);
+		compare = S_span_needed(b, k, "compare", cmp);
+		ebash = S_span_needed(b, k, "ebash", eb);
+		/* the rows, only for a page that shows them and must be rendered */
+		if ((compare || ebash) && !(rows = hg_algpages_rows(b->ap, k, &nrows)))
+			return -1;
 		r = hg_site_system(b->tmp, b->template, b->d, k, &b->tx, (const char *const *)b->ids,
-			b->nids, rows, nrows, y, S_span_needed(b, k, "compare", cmp),
-			S_span_needed(b, k, "ebash", eb));
+			b->nids, rows, nrows, y, compare, ebash);
 		free(rows);
 		if (r != 0)
 			return -1;

@@ -47,6 +47,7 @@ typedef struct {
 	int no_chart;       /* rendered without a chart */
 	hg_spill_block span; /* the rows the spanning outputs read (hg_figs_spanning), set aside */
 	hg_spill_block headline; /* the page's headline row (hg_figs_headline), set aside */
+	char span_cmp[65], span_all[65]; /* its part of its system's spanning digests */
 } S_job;
 
 struct hg_algpages {
@@ -439,6 +440,7 @@ static int S_done(hg_algpages *c, S_job *j, int written)
 		hg_fig *span = hg_figs_spanning(j->figs, j->nfigs, &nspan, &size);
 		const hg_fig *h = hg_figs_headline(span, nspan);
 		hg_fig *head = h ? hg_figs_spanning(h, 1, &one, &hsize) : NULL;
+		hg_span_page_digests(j->span_cmp, j->span_all, span, nspan);
 		if (rc == 0)
 			rc = hg_spill_put(c->spill, &j->span, span, nspan, size);
 		if (rc == 0 && head)
@@ -744,6 +746,18 @@ int hg_algpages_render(hg_algpages *c, int jobs, FILE *warnings, size_t *nwarnin
 size_t hg_algpages_count(const hg_algpages *c)
 {
 	return c->njobs;
+}
+
+const char **hg_algpages_span_digests(const hg_algpages *c, size_t k, int compare, size_t *n)
+{
+	const char **v = malloc((c->njobs + 1) * sizeof(*v));
+	size_t i;
+	if (!v)
+		abort();
+	for (*n = i = 0; i < c->njobs; i++)
+		if (c->jobs[i].si == k)
+			v[(*n)++] = compare ? c->jobs[i].span_cmp : c->jobs[i].span_all;
+	return v;
 }
 
 size_t hg_algpages_rendered(const hg_algpages *c)

@@ -171,12 +171,26 @@ int hg_imported_copy(const char *tmp, const hg_system *s)
 	return rc;
 }
 
+void hg_span_page_digests(char cmp[65], char all[65], const hg_fig *rows, size_t n)
+{
+	hg_md *c = hg_md_new(), *a = hg_md_new();
+	size_t i;
+	for (i = 0; i < n; i++) {
+		hg_fig_md(a, &rows[i]);
+		/* the comparison page reads a library's first row and its rows at 32 and 65536 B */
+		if (!i || !hg_same_lib(&rows[i - 1], &rows[i]) || rows[i].message_bytes == 32 ||
+			rows[i].message_bytes == 65536)
+			hg_fig_md(c, &rows[i]);
+	}
+	hg_md_hex(c, cmp);
+	hg_md_hex(a, all);
+}
+
 void hg_span_digest(char out[65], const char *what, const char *global, const hg_system *s,
-	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const char *const *ids,
+	const char *const *pages, size_t n, const hg_yardsticks *y, const char *const *ids,
 	size_t nids)
 {
 	hg_md *m = hg_md_new();
-	int compare = strcmp(what, "compare") == 0;
 	size_t i;
 
 	hg_md_str(m, what);
@@ -194,12 +208,7 @@ void hg_span_digest(char out[65], const char *what, const char *global, const hg
 		hg_md_int(m, h->disturbed);
 		hg_md_int(m, (long long)h->bytes);
 	}
-	for (i = 0; i < n; i++) {
-		/* the comparison page reads a library's first row and its rows at 32 and 65536 B */
-		if (compare && i && hg_same_lib(rows[i - 1], rows[i]) &&
-			rows[i]->message_bytes != 32 && rows[i]->message_bytes != 65536)
-			continue;
-		hg_fig_md(m, rows[i]);
-	}
+	for (i = 0; i < n; i++)
+		hg_md_bytes(m, pages[i], 64);
 	hg_md_hex(m, out);
 }

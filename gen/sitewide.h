@@ -24,10 +24,15 @@ int hg_site_system(const char *tmp, const void *template, const hg_data *d, size
 	const hg_texts *tx, const char *const *ids, size_t nids, const hg_fig *const *rows,
 	size_t n, const hg_yardsticks *y, int compare, int ebash);
 /* (compare 0: no comparison page; ebash 0: no eBASH-style table: a rebuild's are still right.)
- * The digest of what a spanning output (what names it) of system s shows: the generator and
- * templates (global), s, rows, the yardsticks y (NULL: none) and ids. */
+ * What a page adds to the digests of its system's spanning outputs, from its spanning rows
+ * (hg_figs_spanning): cmp what the comparison page reads of them (a library's first row and its
+ * rows at 32 and 65536 B), all every row (the eBASH-style table). */
+void hg_span_page_digests(char cmp[65], char all[65], const hg_fig *rows, size_t n);
+/* The digest of what a spanning output (what names it: "compare" or "ebash") of system s shows:
+ * the generator and templates (global), s, the yardsticks y (NULL: none), ids and its pages'
+ * digests in page order (hg_span_page_digests' cmp for "compare", all for "ebash"). */
 void hg_span_digest(char out[65], const char *what, const char *global, const hg_system *s,
-	const hg_fig *const *rows, size_t n, const hg_yardsticks *y, const char *const *ids,
+	const char *const *pages, size_t n, const hg_yardsticks *y, const char *const *ids,
 	size_t nids);
 /* The originals of an imported system that no page copies (method.md, imported/…) under
  * <tmp>/data/<system>/, and the folder of its records' originals; nothing for other systems. */
@@ -130,6 +135,9 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in);
  * (NULL: dropped) in job order, counted into *nwarnings. */
 int hg_algpages_render(hg_algpages *ap, int jobs, FILE *warnings, size_t *nwarnings);
 size_t hg_algpages_count(const hg_algpages *ap);
+/* Each page's part of system k's spanning digests (hg_span_page_digests: cmp when compare, else
+ * all), in the order of the jobs; the caller frees the array, not the strings. */
+const char **hg_algpages_span_digests(const hg_algpages *ap, size_t k, int compare, size_t *n);
 /* The pages rendered (not reused from the previous build) by hg_algpages_render. */
 size_t hg_algpages_rendered(const hg_algpages *ap);
 const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *ap, size_t k);
