@@ -93,50 +93,12 @@ static void S_warn(S_job *j, const char *fmt, ...)
 	j->nwarnings++;
 }
 
-/* The page's digest: generator and templates, system.json, catalog entry, the part of the
- * downloads it links to, the systems that list the algorithm (breadcrumb), every file with its
- * SHA-256 and every SHA256SUMS line. */
-static void S_key(char out[65], const hg_algpages *c, const hg_system *s, const char *id,
-	const hg_evfile *files, size_t n, const hg_sum *sums, size_t nsums)
+/* The page's digest of its own inputs (hg_page_own_key) into j->own. */
+static void S_own_key(const hg_algpages *c, S_job *j, const hg_evfile *files, size_t n,
+	const hg_sum *sums, size_t nsums)
 {
-	const hg_entry *e = hg_data_entry(c->d, id);
-	hg_md *m = hg_md_new();
-	const char *kinds[3];
-	size_t i, k, t, nkinds = hg_evidence_kinds(s, kinds);
-
-	hg_md_bytes(m, c->global, 64);
-	hg_md_bytes(m, s->name, strlen(s->name) + 1);
-	hg_md_bytes(m, s->system_sha256, 64);
-	hg_md_bytes(m, e ? e->sha256 : "-", e ? 64 : 1);
-	{
-		/* the part of the system's downloads the page links to: it moves when an algorithm
-		 * before it comes or goes */
-		char part[32];
-		int len = snprintf(part, sizeof(part), "%zu", hg_part_of(s, id));
-		hg_md_bytes(m, part, (size_t)len + 1);
-	}
-	/* the yardstick table: the baselines' figures on this system */
-	hg_md_bytes(m, c->yard_keys + 65 * (size_t)(s - c->d->systems), 64);
-	for (k = 0; k < c->d->nsystems; k++)
-		if (hg_system_has(&c->d->systems[k], id))
-			hg_md_bytes(m, c->d->systems[k].name, strlen(c->d->systems[k].name) + 1);
-	for (i = 0; i < n; i++) {
-		if (files[i].state == HG_SUM_MISSING)
-			continue;
-		hg_md_bytes(m, files[i].file, strlen(files[i].file) + 1);
-		hg_md_bytes(m, files[i].sha256, 64);
-	}
-	for (t = 0; t < nkinds; t++) {
-		char *prefix = hg_xprintf("%s/%s/", kinds[t], id);
-		size_t plen = strlen(prefix);
-		for (i = hg_sums_lower(sums, nsums, prefix);
-			i < nsums && strncmp(sums[i].path, prefix, plen) == 0; i++) {
-			hg_md_bytes(m, sums[i].path, strlen(sums[i].path) + 1);
-			hg_md_bytes(m, sums[i].sha256, 64);
-		}
-		free(prefix);
-	}
-	hg_md_hex(m, out);
+	hg_page_own_key(j->own, c->global, c->d, j->s, j->id,
+		c->yard_keys + 65 * (size_t)(j->s - c->d->systems), files, n, sums, nsums);
 }
 
 /* Warnings about files that do not match SHA256SUMS, the same for a reused and a new page. */
@@ -230,7 +192,7 @@ static int S_try_reuse(hg_algpages *c, S_job *j, hg_scanned *sc, size_t nsc)
 		if (nsc != cp->nfiles)
 			j->files_changed = 1;
 		hg_evidence_missing(&files, &n, j->s, j->id, sums, nsums);
-		S_key(j->own, c, j->s, j->id, files, n, sums, nsums);
+		S_own_key(c, j, files, n, sums, nsums);
 		ok = strcmp(j->own, cp->own) == 0;
 	}
 	if (ok) {
@@ -307,34 +269,9 @@ static int S_own(hg_algpages *c, S_job *j)
 	j->sa = sa;
 	if (S_file_warnings(c, j, sa->files, sa->nfiles) != 0)
 		return -1;
-	S_key(j->own, c, j->s, j->id, sa->files, sa->nfiles, sa->sums, sa->nsums);
+	S_own_key(c, j, sa->files, sa->nfiles, sa->sums, sa->nsums);
 	S_remember_loaded(j, sa->files, sa->nfiles);
 	return hg_figs_of(&j->figs, &j->nfigs, c->d, j->s, j->id, sa);
-}
-
-/* The page's digest: its own inputs and what the "On other systems" table shows. */
-static void S_final_key(char out[65], const S_job *j, const hg_sysfigs *all, size_t nall)
-{
-	hg_md *m = hg_md_new();
-	size_t k, i;
-	hg_md_str(m, j->own);
-	for (k = 0; k < nall; k++)
-		for (i = 0; i < all[k].nfigs; i++) {
-			const hg_fig *f = &all[k].figs[i];
-			if (!f->ok || (f->message_bytes != 32 && f->message_bytes != 65536))
-				continue;
-			hg_md_str(m, all[k].system->name);
-			hg_md_str(m, f->instance);
-			hg_md_str(m, f->implementation);
-			hg_md_int(m, (long long)f->message_bytes);
-			hg_md_num(m, f->headline_cpb);
-			hg_md_num(m, f->headline_cycles);
-			hg_iv_md(m, &f->headline_iv);
-			hg_md_int(m, f->disturbed);
-			hg_md_int(m, f->headline_estimator && strcmp(f->headline_estimator,
-				HG_ESTIMATOR_MEAN) == 0);
-		}
-	hg_md_hex(m, out);
 }
 
 /* A page whose rows came from the cache with only those the spanning outputs read: all of them,
@@ -494,7 +431,7 @@ static int S_run_group(hg_algpages *c, S_job **g)
 	}
 	for (k = 0; k < n && rc == 0; k++) {
 		S_job *j = g[k];
-		S_final_key(j->key, j, all, n);
+		hg_page_final_key(j->key, j->own, all, n);
 		if (j->own_reused && strcmp(j->cp->key, j->key) == 0) {
 			j->reuse = 1;
 			continue;

@@ -65,6 +65,19 @@ int hg_parts_finish(hg_parts *p);
 int hg_parts_rows(hg_parts *p, size_t k, size_t part, hg_fig **out, size_t *n);
 void hg_parts_free(hg_parts *p);
 
+/* ---- the keys an algorithm page is reused by (pagekeys.c) ---- */
+
+/* The digest of page id of system s's own inputs: the generator and templates (global),
+ * system.json, the catalog entry, the part of the downloads it links to, the systems that list
+ * the algorithm, the digest of the system's yardsticks (yard_key, 64 hex digits), every evidence
+ * file with its SHA-256 and every SHA256SUMS line of its folders. */
+void hg_page_own_key(char out[65], const char *global, const hg_data *d, const hg_system *s,
+	const char *id, const char *yard_key, const hg_evfile *files, size_t n, const hg_sum *sums,
+	size_t nsums);
+/* The digest of all the page shows: its own inputs (own, hg_page_own_key) and what its "On other
+ * systems" table shows of all, the rows of the algorithm on every system. */
+void hg_page_final_key(char out[65], const char *own, const hg_sysfigs *all, size_t nall);
+
 /* ---- a rebuild put in place (site_commit.c) ---- */
 
 /* The files of stage (a rebuild's changes, laid out as the site) into site: each file replaces
