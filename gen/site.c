@@ -516,7 +516,7 @@ static int S_index(S_build *b)
 {
 	size_t k;
 	const hg_fig **headlines = calloc(b->d->nsystems * b->nids + 1, sizeof(*headlines));
-	void *heads = headlines ? hg_algpages_headlines(b->ap, (size_t)-1, headlines) : NULL;
+	void *heads = headlines ? hg_algpages_headlines(b->ap, headlines) : NULL;
 	hg_page *p;
 	int rc;
 	if (!heads) {

@@ -511,10 +511,10 @@ const hg_fig **hg_algpages_rows(const hg_algpages *c, size_t k, size_t *n)
 	return S_read_back(c, k, 0, n, NULL);
 }
 
-void *hg_algpages_headlines(const hg_algpages *c, size_t k, const hg_fig **headlines)
+void *hg_algpages_headlines(const hg_algpages *c, const hg_fig **headlines)
 {
 	size_t n, m, *at = calloc(c->njobs + 1, sizeof(size_t));
-	const hg_fig **rows = at ? S_read_back(c, k, 1, &n, at) : NULL;
+	const hg_fig **rows = at ? S_read_back(c, (size_t)-1, 1, &n, at) : NULL;
 	if (!rows) {
 		free(at);
 		return NULL;

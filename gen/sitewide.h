@@ -159,11 +159,10 @@ const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *ap, size_t k);
  * page order, read back from where the pages set them aside. The caller frees the array (the rows
  * are in the same allocation); NULL with the error set when they cannot be read back. */
 const hg_fig **hg_algpages_rows(const hg_algpages *ap, size_t k, size_t *n);
-/* The headline of each page of system k (every system's when k is (size_t)-1; see
- * hg_page_algorithm) read back into headlines[system * nids + algorithm] (a page without one
- * leaves its slot as it was); returns the allocation that holds them, for free(), or NULL with
- * the error set. */
-void *hg_algpages_headlines(const hg_algpages *ap, size_t k, const hg_fig **headlines);
+/* The headline of each page of every system (see hg_page_algorithm) read back into
+ * headlines[system * nids + algorithm] (a page without one leaves its slot as it was); returns
+ * the allocation that holds them, for free(), or NULL with the error set. */
+void *hg_algpages_headlines(const hg_algpages *ap, const hg_fig **headlines);
 /* The files (relative to the site) a rebuild in place must remove: the charts of pages
  * rendered again without one. */
 void hg_algpages_stale(const hg_algpages *ap, char ***v, size_t *n);
