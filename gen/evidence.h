@@ -153,6 +153,12 @@ typedef struct {
 	long long passes;      /* campaign.passes; -1: not recorded */
 	double precision_pct;  /* campaign.precision_pct (--precision); 0: not asked (the default
 	                        * applies), -1: not recorded (earlier evidence) */
+	/* campaign.history (headline.c): the interval's floor and how it was set. floor_source
+	 * NULL: not recorded (evidence of an earlier version, whose floor was 0.4 %) */
+	char *floor_source;    /* "history" or "default" */
+	double floor_pct;
+	long long history_campaigns, history_figures; /* what the floor was drawn from */
+	double drift_pct, speed_vs_history_pct;       /* NAN when null */
 	char **warnings;       /* NULL-terminated */
 	char *sandbox;         /* what protected the machine: the method page's paragraph */
 	int sandbox_off;       /* 1: measured with --no-sandbox, 0: sandboxed, -1: not recorded */
@@ -297,8 +303,8 @@ int hg_headline_read(hg_record *r, json_t *j, const char *file);
 void hg_headline_clear(hg_record *r);
 /* "narrow", "wide", "unconfirmed"; NULL for HG_IV_NONE. */
 const char *hg_iv_name(hg_iv_state state);
-/* system.json's campaign.estimator, campaign.passes and campaign.precision_pct into s (absent:
- * earlier evidence). */
+/* system.json's campaign.estimator, campaign.passes, campaign.precision_pct and campaign.history
+ * into s (absent: earlier evidence). */
 int hg_headline_campaign(hg_system *s, json_t *campaign, const char *file);
 
 /* The paragraph on what protected the machine, from system.json's "sandbox" (may be NULL:

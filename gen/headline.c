@@ -40,6 +40,13 @@ static int S_iv_num(double *out, json_t *iv, const char *key, const char *file)
 	return S_num(out, json_object_get(iv, key), file, path, 1);
 }
 
+/* Is v a floor's source: "history" (the system's earlier campaigns) or "default"? */
+static int S_floor_source(json_t *v)
+{
+	return json_is_string(v) && (strcmp(json_string_value(v), "history") == 0 ||
+		strcmp(json_string_value(v), "default") == 0);
+}
+
 /* headline.interval (issue 32's contract): every field required, of its type, low <= high. */
 static int S_interval(hg_interval *out, json_t *iv, const char *file)
 {
@@ -70,6 +77,10 @@ static int S_interval(hg_interval *out, json_t *iv, const char *file)
 		return -1;
 	if (out->level <= 0 || out->level > 1)
 		return hg_ev_bad(file, "headline.interval.level", "expected a number above 0, at most 1");
+	if (json_object_get(iv, "floor_source") && !S_floor_source(json_object_get(iv,
+			"floor_source")))
+		return hg_ev_bad(file, "headline.interval.floor_source",
+			"expected \"history\" or \"default\"");
 	if (hg_ev_int(&out->passes, file, iv, "headline.interval.", "passes", 1) ||
 		hg_ev_int(&out->order, file, iv, "headline.interval.", "order", 1))
 		return -1;
@@ -177,6 +188,49 @@ void hg_headline_clear(hg_record *r)
 	r->headline.interval.method = NULL;
 }
 
+/* A number or null (NAN) of campaign.history. */
+static int S_num_or_null(double *out, json_t *h, const char *key, const char *file)
+{
+	char path[64];
+	json_t *v = json_object_get(h, key);
+	snprintf(path, sizeof path, "campaign.history.%s", key);
+	*out = NAN;
+	if (!v)
+		return hg_ev_bad(file, path, "missing");
+	if (json_is_null(v))
+		return 0;
+	if (!json_is_number(v) || !isfinite(json_number_value(v)))
+		return hg_ev_bad(file, path, "expected a number or null");
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* campaign.history: the interval's floor, where it came from and the machine's speed against
+ * its history (absent: evidence of an earlier version). */
+static int S_history(hg_system *s, json_t *h, const char *file)
+{
+	json_t *src = json_object_get(h, "floor_source");
+	s->floor_source = NULL;
+	s->floor_pct = s->drift_pct = s->speed_vs_history_pct = NAN;
+	s->history_campaigns = s->history_figures = -1;
+	if (!h)
+		return 0;
+	if (!json_is_object(h))
+		return hg_ev_bad(file, "campaign.history", "expected an object");
+	if (!src || !S_floor_source(src))
+		return hg_ev_bad(file, "campaign.history.floor_source", src ?
+			"expected \"history\" or \"default\"" : "missing");
+	if (S_num(&s->floor_pct, json_object_get(h, "floor_pct"), file,
+			"campaign.history.floor_pct", 1) ||
+		hg_ev_int(&s->history_campaigns, file, h, "campaign.history.", "campaigns", 1) ||
+		hg_ev_int(&s->history_figures, file, h, "campaign.history.", "figures", 0) ||
+		S_num_or_null(&s->drift_pct, h, "drift_pct", file) ||
+		S_num_or_null(&s->speed_vs_history_pct, h, "speed_vs_history_pct", file))
+		return -1;
+	s->floor_source = hg_xstrdup(json_string_value(src));
+	return 0;
+}
+
 int hg_headline_campaign(hg_system *s, json_t *campaign, const char *file)
 {
 	json_t *est = json_object_get(campaign, "estimator"), *p = json_object_get(campaign, "passes");
@@ -185,6 +239,8 @@ int hg_headline_campaign(hg_system *s, json_t *campaign, const char *file)
 	s->estimator = NULL;
 	s->passes = -1;
 	s->precision_pct = !prec ? -1 : 0;
+	if (S_history(s, json_object_get(campaign, "history"), file) != 0)
+		return -1;
 	if (prec && !json_is_null(prec)) {
 		if (!json_is_number(prec) || !isfinite(json_number_value(prec)) ||
 			json_number_value(prec) <= 0)

@@ -1,5 +1,6 @@
 /* page_index.c — the page models of the site index, each system's index and its method page. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,44 @@ typedef struct {
 	hg_arena *a;
 } S_method_ctx;
 
+/* The interval's floor on this system, inside "(`floor_pct` in the record, …)": evidence of an
+ * earlier version says what it said then. */
+static const char *S_floor(hg_arena *a, const hg_system *s)
+{
+	if (!s->floor_source)
+		return "± 0.4 % for this version";
+	return hg_printf(a, "on this system ± %.2f %%", s->floor_pct);
+}
+
+/* How the floor was set from the system's history, and the machine's speed against it: one or
+ * two sentences after the floor's, each with its leading space; nothing for earlier evidence. */
+static const char *S_floor_history(hg_arena *a, const hg_system *s)
+{
+	const char *how, *speed = "";
+	if (!s->floor_source)
+		return "";
+	if (strcmp(s->floor_source, "history") != 0)
+		how = hg_printf(a, " On this system it is the default, ± %.1f %%: its history "
+			"(history.json, one entry per campaign) held fewer than 3 earlier campaigns on its "
+			"timing CPU, too few to measure its drift from one campaign to the next.",
+			s->floor_pct);
+	else
+		how = hg_printf(a, " On this system it was set from its history (history.json, one entry "
+			"per campaign) of %lld earlier campaigns on its timing CPU: 1.96 times the "
+			"machine's drift from one campaign to the next, %.2f %%, %s, kept between 0.2 and "
+			"10 %%.", s->history_campaigns, s->drift_pct, s->history_figures > 0 ?
+			hg_printf(a, "the median over %lld yardstick figures (SM3 and SHA-256 at 1 KiB and "
+			"more) of the robust spread of each one's headline (1.4826 times the median "
+			"absolute deviation of its logarithm)", s->history_figures) :
+			"the robust spread of the sentinel's best (1.4826 times the median absolute "
+			"deviation of its logarithm), no yardstick having been measured often enough");
+	if (isfinite(s->speed_vs_history_pct) && fabs(s->speed_vs_history_pct) > s->floor_pct)
+		speed = hg_printf(a, " This campaign's machine was %.1f %% %s than its history (the "
+			"median of those campaigns' sentinel best).", fabs(s->speed_vs_history_pct),
+			s->speed_vs_history_pct > 0 ? "slower" : "faster");
+	return hg_printf(a, "%s%s", how, speed);
+}
+
 static const char *S_method_lookup(void *ctx, const char *name)
 {
 	const S_method_ctx *c = ctx;
@@ -241,6 +280,10 @@ static const char *S_method_lookup(void *ctx, const char *name)
 			s->overhead_subtracted == 0 ? "included in" : "not stated for";
 	if (strcmp(name, "spread-limit") == 0)
 		return hg_printf(c->a, "%.0f %%", s->spread_limit_pct);
+	if (strcmp(name, "interval-floor") == 0)
+		return S_floor(c->a, s);
+	if (strcmp(name, "floor-history") == 0)
+		return S_floor_history(c->a, s);
 	if ((v = hg_counter_lookup(c->a, s, name)) != NULL)
 		return v;
 	return hg_headline_lookup(c->a, s, name);

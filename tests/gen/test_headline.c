@@ -253,12 +253,80 @@ Test(headline, a_bad_headline_is_one_line_naming_file_and_field)
 		{ "\"order\": 2", "\"order\": 4", "headline.interval.order: expected an integer from 1 "
 			"to headline.interval.passes" },
 		{ "\"target_pct\": 2.0,", "", "headline.interval.target_pct: missing" },
+		{ "\"state\": \"narrow\"", "\"floor_source\": 7, \"state\": \"narrow\"",
+			"headline.interval.floor_source: expected \"history\" or \"default\"" },
 	};
 	size_t k;
 
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
 		S_refused("x86_1/records/hash-15/litchi_256__hash_65536.json", cases[k].what,
 			cases[k].by, cases[k].message);
+}
+
+#define HISTORY(campaigns, pct, source, speed) "\"precision_pct\": null, \"history\": " \
+	"{\"campaigns\": " campaigns ", \"floor_pct\": " pct ", \"floor_source\": " source ", " \
+	"\"figures\": 4, \"drift_pct\": 0.42, \"speed_vs_history_pct\": " speed "}"
+
+Test(headline, a_bad_history_is_one_line_naming_system_json_and_field)
+{
+	S_refused("x86_1/system.json", "\"precision_pct\": null",
+		HISTORY("\"7\"", "0.83", "\"history\"", "3.2"),
+		"campaign.history.campaigns: expected an integer");
+	S_refused("x86_1/system.json", "\"precision_pct\": null",
+		HISTORY("7", "0.83", "\"guess\"", "3.2"),
+		"campaign.history.floor_source: expected \"history\" or \"default\"");
+	S_refused("x86_1/system.json", "\"precision_pct\": null",
+		HISTORY("7", "0.83", "\"history\"", "\"slow\""),
+		"campaign.history.speed_vs_history_pct: expected a number or null");
+}
+
+/* The method page of x86_1 with its system.json edited (from replaced by by; caller frees). */
+static char *S_method_with(const char *from, const char *by)
+{
+	char *root = hbt_tmpdir("headline-history"), *data = hb_path_join(root, "data");
+	char *site = hb_path_join(root, "site"), *cmd, *out, *page;
+
+	cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data);
+	cr_assert_eq(system(cmd), 0);
+	hbt_replace(data, "x86_1/system.json", from, by);
+	cr_assert_eq(S_hashgen(&out, root, data, site), 0, "%s", out);
+	page = S_page(site, "x86_1/method.html");
+	free(out);
+	free(cmd);
+	free(site);
+	free(data);
+	hg_rm_rf(root);
+	free(root);
+	return page;
+}
+
+Test(headline, the_method_page_says_how_the_floor_was_set)
+{
+	char *md = S_method_with("\"precision_pct\": null",
+		HISTORY("7", "0.83", "\"history\"", "3.2"));
+	cr_expect(strstr(md, "(<code>floor_pct</code> in the record, on this system ± 0.83 %)") !=
+		NULL, "%s", md);
+	cr_expect(strstr(md, "the host's state then. On this system it was set from its history "
+		"(history.json, one entry per campaign) of 7 earlier campaigns on its timing CPU: 1.96 "
+		"times the machine's drift from one campaign to the next, 0.42 %, the median over 4 "
+		"yardstick figures") != NULL, "%s", md);
+	cr_expect(strstr(md, "This campaign's machine was 3.2 % slower than its history") != NULL,
+		"%s", md);
+	free(md);
+	/* within the floor of its history, the speed is not worth a sentence */
+	md = S_method_with("\"precision_pct\": null", HISTORY("0", "0.4", "\"default\"", "-0.3"));
+	cr_expect(strstr(md, "in the record, on this system ± 0.40 %): what the passes") != NULL,
+		"%s", md);
+	cr_expect(strstr(md, "On this system it is the default, ± 0.4 %: its history") != NULL,
+		"%s", md);
+	cr_expect_null(strstr(md, "than its history"), "%s", md);
+	free(md);
+	/* evidence of an earlier version says what it said then */
+	md = S_method_with("\"precision_pct\": null", "\"precision_pct\": null");
+	cr_expect(strstr(md, "in the record, ± 0.4 % for this version): what the passes of one "
+		"campaign do not show, another campaign's placement of the library in memory and the "
+		"host's state then. On the virtual machine") != NULL, "%s", md);
+	free(md);
 }
 
 Test(headline, a_bad_precision_is_one_line_naming_system_json_and_field)
