@@ -203,9 +203,10 @@ static json_t *S_system_json(const hb_run *r, const char *end)
 	json_object_set_new(campaign, "spread_limit_pct", json_real(r->spread_limit));
 	json_object_set_new(campaign, "precision_pct", r->o->precision_pct > 0 ?
 		json_real(r->o->precision_pct) : json_null());
-	json_object_set_new(campaign, "interval", json_pack("{s:s, s:f, s:f, s:f}", "method",
-		HB_INTERVAL_METHOD, "level", HB_INTERVAL_LEVEL, "floor_pct", HB_INTERVAL_FLOOR_PCT,
-		"target_pct", r->target_pct));
+	json_object_set_new(campaign, "interval", json_pack("{s:s, s:f, s:f, s:s, s:f}", "method",
+		HB_INTERVAL_METHOD, "level", HB_INTERVAL_LEVEL, "floor_pct", r->floor.pct,
+		"floor_source", r->floor.source, "target_pct", r->target_pct));
+	json_object_set_new(campaign, "history", hb_run_history_json(r));
 	json_object_set_new(campaign, "disturbed_when", json_pack("{s:f, s:f, s:f, s:f}",
 		"switches_base", HB_SWITCHES_BASE, "switches_per_s", HB_SWITCHES_PER_S, "steal_min_ms",
 		HB_STEAL_MIN_MS, "steal_pct", HB_STEAL_PCT));
@@ -278,6 +279,7 @@ static int S_setup(hb_run *r, const hb_campaign_opts *o)
 	r->o = o;
 	for (i = 0; i < HB_MAX_CPUS; i++)
 		r->lock_fds[i] = -1;
+	hb_run_history_init(r);
 	if (o->sentinel_limit_pct < 0)
 		return hb_error_set("--sentinel-limit %g: expected a percentage above 0",
 			o->sentinel_limit_pct);
@@ -343,6 +345,7 @@ static void S_teardown(hb_run *r)
 	json_decref(r->shard);
 	json_decref(r->durations);
 	hb_sentinel_free(r->sentinel);
+	json_decref(r->history);
 	for (size_t i = 0; i < r->ncpus; i++)
 		hb_cpulock_release(r->lock_fds[i]);
 }
@@ -570,6 +573,7 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 	}
 	if ((rc = hb_run_plan_make(&r, cat)) != 0)
 		goto out;
+	hb_run_history_start(&r);
 	S_empty_call(&r);
 	sys = S_system_json(&r, NULL);
 	if ((rc = hb_json_write(sys_path, sys)) != 0)
@@ -580,6 +584,8 @@ int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o)
 	if ((rc = hb_sentinel_write(r.sentinel, r.sysdir)) != 0)
 		goto out;
 	hb_utc_now(end);
+	if ((rc = hb_run_history_finish(&r, end, out->measured)) != 0)
+		goto out;
 	json_decref(sys);
 	sys = S_system_json(&r, end);
 	if ((rc = hb_json_write(sys_path, sys)) != 0)

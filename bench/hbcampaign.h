@@ -1,7 +1,8 @@
 /* hbcampaign.h — the campaign's steps: its options and state, the plan and order of its work
  * (schedule.c), one pass of a library (passes.c), the watch on the machine's speed (sentinel.c),
- * one record (record.c), the KAT evidence (katsummary.c) and the campaign as a whole, system.json
- * included (campaign.c). */
+ * one record (record.c), the KAT evidence (katsummary.c), the system's history of campaigns and
+ * the interval's floor from it (history.c) and the campaign as a whole, system.json included
+ * (campaign.c). */
 #ifndef HB_CAMPAIGN_H
 #define HB_CAMPAIGN_H
 
@@ -88,7 +89,12 @@ int hb_campaign_system_json(char **out, const hb_campaign_opts *o);
 #define HB_CONFIRM_PCT 2.0        /* a headline is confirmed by a second pass this close */
 #define HB_INTERVAL_METHOD "bootstrap-min-of-passes"
 #define HB_INTERVAL_LEVEL 0.95
-#define HB_INTERVAL_FLOOR_PCT 0.4  /* no interval is narrower than ± this (calibrated: A/A) */
+#define HB_INTERVAL_FLOOR_PCT 0.4  /* the default floor: no interval is narrower than ± this
+                                    * (calibrated: A/A) unless the history sets it (history.c) */
+#define HB_HISTORY_MIN 3           /* earlier campaigns the history needs to set the floor */
+#define HB_HISTORY_KEEP 50         /* history.json keeps the last this many campaigns */
+#define HB_HISTORY_FLOOR_MIN_PCT 0.2  /* a floor from the history is never below this */
+#define HB_HISTORY_FLOOR_MAX_PCT 10.0 /* nor above this */
 #define HB_TARGET_PCT 2.0          /* an interval wider than ± this is wide, without --precision */
 
 /* A campaign's measuring: passes over every library, each timing every size in blocks. */
@@ -100,6 +106,16 @@ typedef struct {
 
 typedef struct hb_run_plan hb_run_plan;
 typedef struct hb_sentinel hb_sentinel;
+
+/* The interval's floor: no interval is narrower than ± pct (history.c). */
+typedef struct {
+	double pct;
+	const char *source;       /* "history" or "default" (static) */
+	const char *why;          /* how it was set, one phrase (static) */
+	size_t campaigns;         /* the earlier campaigns it was drawn from (0: default) */
+	size_t figures;           /* the yardstick figures it was drawn from (0: the sentinel's) */
+	double drift_pct;         /* the machine's drift between campaigns, %; < 0 when default */
+} hb_floor;
 
 typedef struct {
 	const hb_campaign_opts *o;
@@ -131,6 +147,11 @@ typedef struct {
 	json_t *half_widths;       /* the interval half-widths of the records written, % */
 	double target_pct;         /* an interval wider than this is wide (--precision) */
 	int lock_fds[HB_MAX_CPUS]; /* the timing CPUs' locks, -1 when not held */
+	hb_floor floor;            /* the interval's floor, set at the start from the history */
+	json_t *history;           /* history.json's campaigns; NULL when damaged (left untouched) */
+	double speed_pct;          /* this campaign's sentinel best against its history's median, %
+	                            * (> 0: slower); NAN until the end or without 3 earlier */
+	size_t speed_of;           /* the earlier campaigns that median was taken over */
 } hb_run;
 
 /* katsummary.c */
@@ -177,7 +198,7 @@ json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b
  * passes, with its interval (interval.c) for the precision target_pct; *state the interval's
  * ("narrow", "wide" or "unconfirmed"; static). */
 int hb_pass_headline(json_t **out, const char **state, json_t *entries, unsigned long long bytes,
-	double target_pct);
+	double target_pct, const hb_floor *floor);
 
 /* interval.c */
 typedef struct {
@@ -185,13 +206,15 @@ typedef struct {
 	double half_pct;            /* the half-width in % of the headline */
 	size_t passes, order;       /* pass minima used; the j-th fastest bounds it */
 	double target_pct;
+	double floor_pct;           /* the floor it was never narrower than */
+	const char *floor_source;   /* "history" or "default" (static) */
 	const char *state;          /* "narrow", "wide" or "unconfirmed" (static) */
 } hb_interval;
 /* The order j for k passes: the smallest with 1 - (1 - j/k)^k >= HB_INTERVAL_LEVEL. */
 size_t hb_interval_order(size_t k);
-/* The interval of one size's pass entries (passes.c: min_cycles_per_call, calm); -1
- * when no pass has a figure. */
-int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct);
+/* The interval of one size's pass entries (passes.c: min_cycles_per_call, calm), never narrower
+ * than floor (NULL: the default, HB_INTERVAL_FLOOR_PCT); -1 when no pass has a figure. */
+int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct, const hb_floor *floor);
 json_t *hb_interval_json(const hb_interval *iv, unsigned long long bytes);
 
 /* sentinel.c: the sentinel's readings and the campaign's median per timing CPU. */
@@ -228,6 +251,35 @@ double hb_sentinel_noise(const hb_sentinel *s, int cpu);
 void hb_sentinel_warn(const hb_sentinel *s, hb_run *r);
 json_t *hb_sentinel_summary(const hb_sentinel *s);
 int hb_sentinel_write(const hb_sentinel *s, const char *sysdir);
+
+/* history.c: data/<system>/history.json, one entry per finished campaign (its times, version,
+ * profile, timing CPU and counter, the sentinel's best and the yardsticks' headlines of 1 KiB and
+ * more), and the interval's floor drawn from it. */
+/* The campaigns of the history.json at path into *out (an empty array when there is none); an
+ * error naming the file and the field when it is damaged. */
+int hb_history_load(json_t **out, const char *path);
+/* The floor from the campaigns of history on cpu with counter, but the one that started at
+ * start (a resumed campaign): 1.96 times the machine's drift between them, the median over the
+ * yardstick figures in HB_HISTORY_MIN or more of them of 1.4826 times the median absolute
+ * deviation of log(cycles/byte) (the sentinel's best when there is no such figure), within
+ * [HB_HISTORY_FLOOR_MIN_PCT, HB_HISTORY_FLOOR_MAX_PCT]; the default with fewer campaigns. */
+void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *counter,
+	const char *start);
+/* How far best lies from the median sentinel best of those campaigns, % (> 0: slower); NAN with
+ * fewer than HB_HISTORY_MIN; *n the campaigns it was taken over. */
+double hb_history_speed(size_t *n, json_t *history, int cpu, const char *counter,
+	const char *start, double best);
+/* The default floor, no history read, no speed compared (a campaign's setup). */
+void hb_run_history_init(hb_run *r);
+/* At the campaign's start, after the resume is known: read the history, set r->floor (a damaged
+ * history.json is said in a warning and left untouched: the default floor). */
+void hb_run_history_start(hb_run *r);
+/* At its end (measured: records timed): compare its sentinel best with the history, say so when
+ * more than the floor apart, and add it to history.json (not for a shard, nor when the file was
+ * damaged). */
+int hb_run_history_finish(hb_run *r, const char *end, size_t measured);
+/* system.json's campaign.history. */
+json_t *hb_run_history_json(const hb_run *r);
 
 /* schedule.c: the libraries of cat this run takes (--only, --shard) into r->plan, r->total and
  * r->shard; then build, check and time them (system.json written), counting into out. */

@@ -1,8 +1,9 @@
 /* interval.c — the headline's 95 % interval from its pass minima: the headline ± the distance to
  * the j-th fastest pass (the union of the percentile and basic bootstrap intervals of the
- * minimum over passes), never narrower than a floor; and its state: narrow, wide (above the
- * precision asked for) or unconfirmed (no calm pass within it, and then at least as wide as the
- * machine was slow around the pass that gave the figure). */
+ * minimum over passes), never narrower than a floor (the campaign's, from the system's history:
+ * history.c); and its state: narrow, wide (above the precision asked for) or unconfirmed (no
+ * calm pass within it, and then at least as wide as the machine was slow around the pass that
+ * gave the figure). */
 #include <stdlib.h>
 
 #include <jansson.h>
@@ -53,7 +54,7 @@ size_t hb_interval_order(size_t k)
 	return j;
 }
 
-int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct)
+int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct, const hb_floor *floor)
 {
 	S_pass *p = malloc((json_array_size(entries) + 1) * sizeof(*p));
 	size_t i, k = 0;
@@ -80,9 +81,12 @@ int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct)
 	iv->order = hb_interval_order(k);
 	w = (p[iv->order - 1].m - h) / h * 100;
 	/* what the passes of one campaign do not show: another campaign's placement of the library
-	 * in memory and the host's state then (calibrated by benchmarks/quality/aa.sh) */
-	if (w < HB_INTERVAL_FLOOR_PCT)
-		w = HB_INTERVAL_FLOOR_PCT;
+	 * in memory and the host's state then (the machine's drift between campaigns, from its
+	 * history; without one, calibrated by benchmarks/quality/aa.sh) */
+	iv->floor_pct = floor ? floor->pct : HB_INTERVAL_FLOOR_PCT;
+	iv->floor_source = floor ? floor->source : "default";
+	if (w < iv->floor_pct)
+		w = iv->floor_pct;
 	iv->state = "narrow";
 	for (i = 0; i < k && p[i].m <= h * (1 + w / 100) && !p[i].calm; i++)
 		;
@@ -107,9 +111,10 @@ int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct)
 json_t *hb_interval_json(const hb_interval *iv, unsigned long long bytes)
 {
 	double b = (double)bytes;
-	return json_pack("{s:s, s:f, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s}", "method",
-		HB_INTERVAL_METHOD, "level", HB_INTERVAL_LEVEL, "passes", (json_int_t)iv->passes,
-		"order", (json_int_t)iv->order, "floor_pct", HB_INTERVAL_FLOOR_PCT, "half_width_pct",
+	return json_pack("{s:s, s:f, s:I, s:I, s:f, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:s}",
+		"method", HB_INTERVAL_METHOD, "level", HB_INTERVAL_LEVEL, "passes",
+		(json_int_t)iv->passes, "order", (json_int_t)iv->order, "floor_pct", iv->floor_pct,
+		"floor_source", iv->floor_source, "half_width_pct",
 		iv->half_pct, "low_cycles_per_call", iv->low, "high_cycles_per_call", iv->high,
 		"low_cycles_per_byte", iv->low / b, "high_cycles_per_byte", iv->high / b,
 		"target_pct", iv->target_pct, "state", iv->state);

@@ -97,7 +97,7 @@ static json_t *S_description(const json_t *sys)
 {
 	static const char *per_run[][2] = { { "", "shard" }, { "", "overhead" },
 		{ "campaign", "start" }, { "campaign", "end" }, { "campaign", "durations" },
-		{ "campaign", "sentinel" },
+		{ "campaign", "sentinel" }, { "campaign", "seed" }, { "campaign", "history" },
 		{ "counter", "hz" } }; /* counter.hz is compared on its own, within 1 % */
 	json_t *d = json_deep_copy(sys);
 	size_t i;
@@ -183,7 +183,8 @@ static int S_join_units(S_merge *m)
 	for (i = 0; i < m->nin && rc == 0; i++)
 		for (k = 0; k < m->in[i].nsums && rc == 0; k++)
 			if (strcmp(m->in[i].sums[k].rel, "system.json") != 0 &&
-				strcmp(m->in[i].sums[k].rel, "sentinel.json") != 0) /* both joined apart */
+				strcmp(m->in[i].sums[k].rel, "sentinel.json") != 0 && /* both joined apart */
+				strcmp(m->in[i].sums[k].rel, "history.json") != 0) /* a folder's own past */
 				rc = hb_merge_unit_push(&all, &n, m->in[i].sums[k].rel, m->in[i].sums[k].sha256, i);
 	if (n > 1)
 		qsort(all, n, sizeof(*all), hb_merge_unit_cmp);

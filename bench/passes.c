@@ -281,7 +281,7 @@ json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b
 }
 
 int hb_pass_headline(json_t **out, const char **state, json_t *entries, unsigned long long bytes,
-	double target_pct)
+	double target_pct, const hb_floor *floor)
 {
 	json_t *used, *e;
 	size_t i, confirmed = 0;
@@ -289,7 +289,7 @@ int hb_pass_headline(json_t **out, const char **state, json_t *entries, unsigned
 
 	*out = NULL;
 	*state = "unconfirmed";
-	if (hb_interval_of(&iv, entries, target_pct) != 0)
+	if (hb_interval_of(&iv, entries, target_pct, floor) != 0)
 		return 0;
 	/* the fastest of every pass's figures (iv.best): what the machine did to one only ever
 	 * adds time */

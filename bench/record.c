@@ -279,7 +279,8 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 	} else if (json_array_size(entries) == 0) {
 		status = "error";
 		detail = "no pass measured this size";
-	} else if (hb_pass_headline(&headline, &state, entries, bytes, r->target_pct) != 0) {
+	} else if (hb_pass_headline(&headline, &state, entries, bytes, r->target_pct,
+			&r->floor) != 0) {
 		status = "error";
 		detail = hb_error_last();
 	} else {

@@ -377,7 +377,7 @@ static int S_wants_more(const hb_run *r, const S_lib *lib, int pass)
 		size_t i;
 		json_array_foreach(list, i, e)
 			failed |= strcmp(json_string_value(json_object_get(e, "status")), "ok") != 0;
-		if (failed || hb_interval_of(&iv, list, r->target_pct) != 0)
+		if (failed || hb_interval_of(&iv, list, r->target_pct, &r->floor) != 0)
 			continue;
 		/* with --precision, any figure wider than asked, unconfirmed or not */
 		if ((strcmp(iv.state, "unconfirmed") == 0 && pass < r->prof->passes + MAX_RETRIES) ||

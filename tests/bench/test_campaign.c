@@ -106,6 +106,8 @@ static void S_expect_headline(json_t *rec, double bytes)
 	double high = json_number_value(json_object_get(iv, "high_cycles_per_call"));
 	double low = json_number_value(json_object_get(iv, "low_cycles_per_call"));
 	double half = json_number_value(json_object_get(iv, "half_width_pct"));
+	/* the campaign's floor: the default, or drawn from the system's history (test_history.c) */
+	double floor_pct = json_number_value(json_object_get(iv, "floor_pct"));
 	const char *state = json_string_value(json_object_get(iv, "state"));
 	size_t i, below_high = 0, calm_inside = 0, order;
 	json_t *t;
@@ -122,7 +124,9 @@ static void S_expect_headline(json_t *rec, double bytes)
 	cr_assert_not_null(state);
 	order = (size_t)json_integer_value(json_object_get(iv, "order"));
 	cr_expect_eq(order, hb_interval_order(json_array_size(passes)));
-	cr_expect(half >= HB_INTERVAL_FLOOR_PCT - 1e-12, "half-width %f below the floor", half);
+	cr_expect(floor_pct >= HB_HISTORY_FLOOR_MIN_PCT && floor_pct <= HB_HISTORY_FLOOR_MAX_PCT,
+		"floor %f", floor_pct);
+	cr_expect(half >= floor_pct - 1e-12, "half-width %f below the floor", half);
 	cr_expect_float_eq(low, half < 100 ? head * (1 - half / 100) : 0, 1e-9 * head);
 	cr_expect_float_eq(high, head * (1 + half / 100), 1e-9 * head);
 	cr_expect_float_eq(json_number_value(json_object_get(iv, "high_cycles_per_byte")),
@@ -141,8 +145,8 @@ static void S_expect_headline(json_t *rec, double bytes)
 		qsort(m, np, sizeof(double), S_cmp_double);
 		cr_assert(np >= order && order >= 1, "%zu passes, order %zu", np, order);
 		w0 = (m[order - 1] - m[0]) / m[0] * 100;
-		if (w0 < HB_INTERVAL_FLOOR_PCT)
-			w0 = HB_INTERVAL_FLOOR_PCT;
+		if (w0 < floor_pct)
+			w0 = floor_pct;
 		decide = m[0] * (1 + w0 / 100) * (1 + 1e-12);
 		free(m);
 		json_array_foreach(passes, i, p) {
@@ -585,8 +589,42 @@ Test(campaign, killed_and_resumed_measures_nothing_twice, .timeout = HBT_TIMEOUT
 	}
 	cr_expect_eq(hbt_count_records(recdir), 10);
 	cr_expect_eq(S_count_named(recdir, ".tmp."), 0, "the resume removed the temporary file");
-	cr_expect_eq(hbt_evidence_check_tree(data), 10 + 1 + 2 + 1 + 1,
-		"10 records, system, 2 KAT summaries, catalog, sentinel");
+	cr_expect_eq(hbt_evidence_check_tree(data), 10 + 1 + 2 + 1 + 1 + 1,
+		"10 records, system, 2 KAT summaries, catalog, sentinel, history");
+	{
+		/* one campaign, killed and resumed, is one entry of the history, with the yardstick
+		 * figures of both runs: SM3 at 1024 and 4096 bytes, as their records have them */
+		json_t *h = hbt_json_load(sys, "history.json"), *e, *y, *rec;
+		const char *stem[] = { "SM3", "SM3.openssl" };
+		size_t k, found = 0, expected = 0;
+		cr_assert_eq(json_array_size(json_object_get(h, "campaigns")), 1);
+		e = json_array_get(json_object_get(h, "campaigns"), 0);
+		for (k = 0; k < 4; k++) {
+			char *rel = hb_sprintf("records/sm3/%s__hash_%d.json", stem[k / 2],
+				k % 2 ? 4096 : 1024);
+			size_t j;
+			if (!S_exists(sys, rel)) {
+				free(rel);
+				continue;
+			}
+			expected++;
+			rec = hbt_json_load(sys, rel);
+			json_array_foreach(json_object_get(e, "yardsticks"), j, y)
+				if (json_integer_value(json_object_get(y, "message_bytes")) == (k % 2 ? 4096 :
+						1024) && strcmp(json_string_value(json_object_get(y,
+						"implementation")), k / 2 ? "openssl" : "reference") == 0) {
+					found++;
+					cr_expect_float_eq(json_number_value(json_object_get(y,
+						"cycles_per_byte")), json_number_value(json_object_get(
+						json_object_get(rec, "headline"), "cycles_per_byte")), 1e-9);
+				}
+			json_decref(rec);
+			free(rel);
+		}
+		cr_expect_geq(expected, 2, "SM3's reference at least");
+		cr_expect_eq(found, expected, "%zu of %zu yardstick figures", found, expected);
+		json_decref(h);
+	}
 	S_expect_sums_verify(sys);
 	free(out);
 	free(err);

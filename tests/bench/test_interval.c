@@ -39,14 +39,14 @@ Test(interval, ten_passes_span_the_headline_to_the_third_fastest)
 	static const double m[] = { 1030, 1000, 1100, 1010, 1200, 1005, 1300, 1020, 1040, 1500 };
 	json_t *e = S_entries(m, "cccccccccc", NULL, 10);
 	hb_interval iv;
-	cr_assert_eq(hb_interval_of(&iv, e, 2.0), 0);
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0, NULL), 0);
 	cr_expect_float_eq(iv.best, 1000, 1e-9);
 	cr_expect_eq(iv.order, 3);
 	cr_expect_float_eq(iv.half_pct, 1.0, 1e-9, "1010 is 1 %% above 1000: %f", iv.half_pct);
 	cr_expect_float_eq(iv.low, 990, 1e-9);
 	cr_expect_float_eq(iv.high, 1010, 1e-9);
 	cr_expect_str_eq(iv.state, "narrow");
-	cr_assert_eq(hb_interval_of(&iv, e, 0.5), 0);
+	cr_assert_eq(hb_interval_of(&iv, e, 0.5, NULL), 0);
 	cr_expect_str_eq(iv.state, "wide", "± 1 %% against a precision of 0.5 %%");
 	json_decref(e);
 }
@@ -56,7 +56,7 @@ Test(interval, never_narrower_than_the_floor)
 	static const double m[] = { 1000, 1000, 1000, 1000 };
 	json_t *e = S_entries(m, "cccc", NULL, 4);
 	hb_interval iv;
-	cr_assert_eq(hb_interval_of(&iv, e, 2.0), 0);
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0, NULL), 0);
 	cr_expect_float_eq(iv.half_pct, HB_INTERVAL_FLOOR_PCT, 1e-12);
 	cr_expect_float_eq(iv.high, 1000 * (1 + HB_INTERVAL_FLOOR_PCT / 100), 1e-9);
 	json_decref(e);
@@ -71,7 +71,7 @@ Test(interval, a_slow_sentinel_does_not_widen_it)
 	static const double dev[] = { 25, 15, 40, 20, 0 };
 	json_t *e = S_entries(m, "ccccc", dev, 5);
 	hb_interval iv;
-	cr_assert_eq(hb_interval_of(&iv, e, 2.0), 0);
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0, NULL), 0);
 	cr_expect_float_eq(iv.half_pct, HB_INTERVAL_FLOOR_PCT, 1e-9, "%f", iv.half_pct);
 	json_decref(e);
 }
@@ -82,7 +82,7 @@ Test(interval, a_pass_twice_as_slow_bounds_it_at_zero_not_below)
 	static const double m[] = { 1994, 1100, 2248, 2253 };
 	json_t *e = S_entries(m, "dcdd", NULL, 4);
 	hb_interval iv;
-	cr_assert_eq(hb_interval_of(&iv, e, 2.0), 0);
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0, NULL), 0);
 	cr_expect_eq(iv.order, 3);
 	cr_expect_float_eq(iv.high, 2248, 1e-9);
 	cr_expect_float_eq(iv.low, 0, 1e-12, "low %f", iv.low);
@@ -95,15 +95,15 @@ Test(interval, without_a_calm_pass_inside_it_is_unconfirmed)
 	static const double m[] = { 1000, 1001, 1002, 1100, 1150 };
 	json_t *e = S_entries(m, "dddcc", NULL, 5), *one;
 	hb_interval iv;
-	cr_assert_eq(hb_interval_of(&iv, e, 50.0), 0);
+	cr_assert_eq(hb_interval_of(&iv, e, 50.0, NULL), 0);
 	cr_expect_str_eq(iv.state, "unconfirmed", "the calm passes lie 10 %% above: %s", iv.state);
 	json_decref(e);
 	one = S_entries(m, "c", NULL, 1);
-	cr_assert_eq(hb_interval_of(&iv, one, 2.0), 0);
+	cr_assert_eq(hb_interval_of(&iv, one, 2.0, NULL), 0);
 	cr_expect_str_eq(iv.state, "unconfirmed", "one pass confirms nothing");
 	json_decref(one);
 	one = json_array();
-	cr_expect_eq(hb_interval_of(&iv, one, 2.0), -1, "no pass: no interval");
+	cr_expect_eq(hb_interval_of(&iv, one, 2.0, NULL), -1, "no pass: no interval");
 	json_decref(one);
 }
 
@@ -119,7 +119,7 @@ Test(interval, an_unconfirmed_figure_is_as_wide_as_the_machine_was_slow)
 		json_array_append_new(e, json_pack("{s:f, s:b, s:{s:I, s:I, s:f, s:f}}",
 			"min_cycles_per_call", m[i], "calm", 0, "sentinel", "before", (json_int_t)(1290 + i),
 			"after", (json_int_t)1271, "reference", 1000.0, "deviation_pct", 29.0));
-	cr_assert_eq(hb_interval_of(&iv, e, 2.0), 0);
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0, NULL), 0);
 	cr_expect_str_eq(iv.state, "unconfirmed");
 	cr_expect_float_eq(iv.half_pct, 27.1, 1e-9, "the nearer reading, 27.1 %% slow: %f", iv.half_pct);
 	cr_expect_float_eq(iv.low, 729, 1e-9, "low %f", iv.low);
@@ -128,7 +128,7 @@ Test(interval, an_unconfirmed_figure_is_as_wide_as_the_machine_was_slow)
 	calm = json_deep_copy(e);
 	json_array_foreach(calm, i, x)
 		json_object_set_new(x, "calm", json_true());
-	cr_assert_eq(hb_interval_of(&iv, calm, 2.0), 0);
+	cr_assert_eq(hb_interval_of(&iv, calm, 2.0, NULL), 0);
 	cr_expect_str_eq(iv.state, "narrow");
 	cr_expect_float_eq(iv.half_pct, 0.6, 1e-9, "%f", iv.half_pct);
 	json_decref(calm);

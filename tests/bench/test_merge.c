@@ -422,6 +422,32 @@ Test(merge, a_different_profile_version_or_machine_is_refused, .timeout = HBT_TI
 	S_teardown(&c);
 }
 
+Test(merge, each_folders_own_history_is_left_out, .timeout = HBT_TIMEOUT(120))
+{
+	S_case c = S_setup("history");
+	char *err, *sys = hb_path_join(c.out, SYS), *out_history;
+	size_t i;
+
+	/* a history.json of earlier whole campaigns in each shard's folder, each its own */
+	for (i = 0; i < 2; i++) {
+		json_t *h = json_pack("{s:s, s:s, s:[]}", "schema", "hashbench.history/1", "system",
+			SYS, "campaigns");
+		if (i)
+			json_array_append_new(json_object_get(h, "campaigns"), json_pack("{s:s}", "start",
+				"2027-01-01T10:00:00Z"));
+		S_put(c.in[i], "history.json", h);
+		json_decref(h);
+	}
+	cr_assert_eq(S_merge(&err, &c, NULL, c.in[0], c.in[1]), 0, "%s", err);
+	out_history = hb_path_join(sys, "history.json");
+	cr_expect_not(S_exists(out_history), "a shard's folder's history is not the merged campaign's");
+	S_sh("cd '%s' && sha256sum --quiet --strict -c SHA256SUMS", sys);
+	free(out_history);
+	free(err);
+	free(sys);
+	S_teardown(&c);
+}
+
 Test(merge, the_same_unit_with_other_bytes_is_refused, .timeout = HBT_TIMEOUT(120))
 {
 	S_case c = S_setup("conflict");

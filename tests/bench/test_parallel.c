@@ -125,7 +125,7 @@ Test(parallel, jobs_change_nothing_but_the_wall_time, .timeout = HBT_TIMEOUT(600
 	cr_expect(json_is_false(json_object_get(json_object_get(sys, "campaign"), "overlap")));
 	cr_expect_null(json_object_get(sys, "shard"));
 	json_decref(sys);
-	cr_expect_eq(hbt_evidence_check_tree(two), 26, "with sentinel.json");
+	cr_expect_eq(hbt_evidence_check_tree(two), 27, "with sentinel.json and history.json");
 	free(s1);
 	free(s2);
 	free(l1);

@@ -163,6 +163,41 @@ static int S_check_kat(json_t *j, const char *path, char **why)
 }
 
 /* sentinel.json: the trace of the machine's speed. */
+/* history.json: the campaigns, each with its times, version, profile, CPU, counter, the
+ * sentinel's best (or null) and the yardsticks' headlines. */
+static int S_check_history(json_t *j, const char *path, char **why)
+{
+	json_error_t err;
+	json_t *list, *e, *y, *best, *ys;
+	const char *sys;
+	size_t i, k;
+
+	if (json_unpack_ex(j, &err, 0, "{s:s, s:o}", "system", &sys, "campaigns",
+			&list) != 0 || !json_is_array(list))
+		return S_fail(why, path, "", json_is_array(list) ? err.text : "campaigns: an array");
+	json_array_foreach(list, i, e) {
+		const char *s[5];
+		json_int_t cpu;
+		if (json_unpack_ex(e, &err, 0, "{s:s, s:s, s:s, s:s, s:I, s:s, s:o, s:o}", "start", &s[0],
+				"end", &s[1], "hashbench", &s[2], "profile", &s[3], "cpu", &cpu, "counter",
+				&s[4], "sentinel_best_cycles", &best, "yardsticks", &ys) != 0)
+			return S_fail(why, path, "campaigns: ", err.text);
+		if (!json_is_null(best) && !(json_number_value(best) > 0))
+			return S_fail(why, path, "sentinel_best_cycles: above 0 or null", NULL);
+		if (!json_is_array(ys))
+			return S_fail(why, path, "yardsticks: expected an array", NULL);
+		json_array_foreach(ys, k, y) {
+			json_int_t bytes;
+			double cpb;
+			if (json_unpack_ex(y, &err, 0, "{s:s, s:s, s:I, s:F}", "instance", &s[0],
+					"implementation", &s[1], "message_bytes", &bytes, "cycles_per_byte",
+					&cpb) != 0 || bytes < 1024 || !(cpb > 0))
+				return S_fail(why, path, "yardsticks: ", err.text);
+		}
+	}
+	return 0;
+}
+
 static int S_check_sentinel(json_t *j, const char *path, char **why)
 {
 	json_error_t err;
@@ -217,6 +252,8 @@ int hbt_evidence_valid(const char *path, char **why)
 		rc = S_check_kat(j, path, why);
 	else if (strcmp(schema, "hashbench.sentinel/1") == 0)
 		rc = S_check_sentinel(j, path, why);
+	else if (strcmp(schema, "hashbench.history/1") == 0)
+		rc = S_check_history(j, path, why);
 	else
 		rc = S_fail(why, path, "unknown schema ", schema);
 	json_decref(j);
