@@ -467,6 +467,8 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 		"group's instances faster than it beyond noise (their interval wholly below its own): "
 		"figures within noise of each other share a rank. Ratios divide an instance's cycles "
 		"per byte at 65536 B by the yardstick's on the same system: below 1.00× is faster; "
+		"each is shown ± the half-width of its interval, found from the two figures' intervals "
+		"(measured at different moments, so their errors add); "
 		"where the two intervals overlap the ratio reads ≈ (within noise), the difference not "
 		"shown to be real; a yardstick not measured on this system has no column. How the "
 		"figures were taken: "));

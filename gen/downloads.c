@@ -21,7 +21,13 @@ const char *const hg_results_columns[] = { "system", "algorithm", "instance", "i
 	"spread_pct", "unstable", "disturbed", "static_bytes",
 	"baseline_rss_kib", "peak_rss_kib", "stack_bytes", "heap_peak_bytes", "heap_allocations",
 	"mmap_bytes", "text_bytes", "data_bytes", "record", "record_sha256", "supercop_path",
-	"supercop_compiler", "unit", NULL };
+	"supercop_compiler", "unit", "ratio_sm3_reference", "ratio_low_sm3_reference",
+	"ratio_high_sm3_reference", "ratio_sha256_reference", "ratio_low_sha256_reference",
+	"ratio_high_sha256_reference", "ratio_sha256_openssl", "ratio_low_sha256_openssl",
+	"ratio_high_sha256_openssl", "ratio_method", NULL };
+
+/* The yardsticks of the ratio columns (hg_yardsticks' order), as the comparison page has them. */
+static const size_t S_ratio_yard[3] = { 0, 2, 3 };
 
 void hg_csv_field(FILE *f, const char *s)
 {
@@ -74,10 +80,35 @@ static char *S_ll(char *b, long long v)
 	return b;
 }
 
-static void S_row_of(S_row *r, const hg_fig *f)
+/* The ratios of f's headline to the yardsticks' at its size (none where a yardstick was not
+ * measured at it, or f has no figures); returns the row's ratio_method, NULL when it has none. */
+static const char *S_ratios(hg_ratio *out, const hg_fig *f, const hg_yardsticks *y)
+{
+	hg_headline_fig h;
+	size_t k, at = HG_NSIZES;
+	int any = 0, bounds = 0;
+
+	for (k = 0; k < HG_NSIZES; k++)
+		if (hg_sizes[k] == f->message_bytes)
+			at = k;
+	hg_headline_of_fig(&h, f);
+	for (k = 0; k < 3; k++) {
+		out[k].ratio = out[k].low = out[k].high = -1;
+		if (!y || !f->ok || at == HG_NSIZES ||
+			hg_ratio_of(&out[k], &h, &y->at[S_ratio_yard[k]][at]) != 0)
+			continue;
+		any = 1;
+		bounds |= out[k].low >= 0;
+	}
+	return bounds ? HG_RATIO_UNPAIRED : any ? HG_RATIO_HEADLINES : NULL;
+}
+
+static void S_row_of(S_row *r, const hg_fig *f, const hg_yardsticks *y)
 {
 	const hg_fig_more *x = hg_fig_more_get(f);
-	int i = 0;
+	hg_ratio q[3];
+	const char *method = S_ratios(q, f, y);
+	int i = 0, k;
 #define STR(x) (r->kind[i] = 's', r->v[i] = (x), i++)
 #define UNUM(ok, x) (r->kind[i] = 'n', r->v[i] = (ok) ? S_ull(r->buf[i], (x)) : NULL, i++)
 #define NUM(ok, x) (r->kind[i] = 'n', r->v[i] = (ok) ? S_ll(r->buf[i], (x)) : NULL, i++)
@@ -120,6 +151,12 @@ static void S_row_of(S_row *r, const hg_fig *f)
 	STR(f->supercop_path);
 	STR(f->compiler);
 	STR(f->unit ? f->unit : "cycles");
+	for (k = 0; k < 3; k++) {
+		DBL(q[k].ratio >= 0, q[k].ratio);
+		DBL(q[k].low >= 0, q[k].low);
+		DBL(q[k].high >= 0, q[k].high);
+	}
+	STR(method);
 #undef STR
 #undef NUM
 #undef UNUM
@@ -159,19 +196,20 @@ static void S_csv_row(FILE *f, const S_row *r)
 	fputs("\r\n", f);
 }
 
-static void S_csv_to(FILE *f, const hg_fig *const *rows, size_t n)
+static void S_csv_to(FILE *f, const hg_fig *const *rows, size_t n, const hg_yardsticks *y)
 {
 	size_t i;
 	S_row r;
 
 	S_csv_header(f);
 	for (i = 0; i < n; i++) {
-		S_row_of(&r, rows[i]);
+		S_row_of(&r, rows[i], y);
 		S_csv_row(f, &r);
 	}
 }
 
-int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n)
+int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n,
+	const hg_yardsticks *y)
 {
 	char *buf = NULL;
 	size_t size = 0;
@@ -180,7 +218,7 @@ int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n)
 	if (!f)
 		return hg_error_set("out of memory writing a download");
 	__fsetlocking(f, FSETLOCKING_BYCALLER); /* this thread's alone: no lock per field */
-	S_csv_to(f, rows, n);
+	S_csv_to(f, rows, n, y);
 	return S_close(out, len, f, &buf, &size);
 }
 
@@ -274,7 +312,7 @@ static int S_json_head(FILE *f, const hg_system *const *systems, size_t nsys, in
 }
 
 int hg_results_both_to(FILE *csv, FILE *json, const hg_system *const *systems, size_t nsys,
-	int describe, const hg_fig *const *rows, size_t n)
+	int describe, const hg_fig *const *rows, size_t n, const hg_yardsticks *y)
 {
 	size_t i;
 	S_row r;
@@ -283,7 +321,7 @@ int hg_results_both_to(FILE *csv, FILE *json, const hg_system *const *systems, s
 	if (S_json_head(json, systems, nsys, describe) != 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		S_row_of(&r, rows[i]);
+		S_row_of(&r, rows[i], y);
 		S_csv_row(csv, &r);
 		S_json_row(json, &r, i);
 	}

@@ -51,7 +51,7 @@ static int S_check_part(size_t *nalg, const hg_system *s, size_t part, const cha
 
 int hg_site_results_part(const char *tmp, const hg_data *d, size_t system, size_t part,
 	const char *first_id, const char *last_id, const hg_fig *const *rows, size_t n,
-	hg_part_info *out)
+	const hg_yardsticks *y, hg_part_info *out)
 {
 	const hg_system *s;
 	char name[32], *path = NULL, *csv_path = NULL, *dir;
@@ -88,7 +88,7 @@ int hg_site_results_part(const char *tmp, const hg_data *d, size_t system, size_
 		hg_gztwin_close(csv);
 		goto out;
 	}
-	rc = hg_results_both_to(csv, f, &s, 1, 1, rows, n);
+	rc = hg_results_both_to(csv, f, &s, 1, 1, rows, n, y);
 	if (hg_gztwin_close(csv) != 0)
 		rc = -1;
 	if (hg_gztwin_close(f) != 0)

@@ -385,6 +385,29 @@ int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b)
 	return alo <= bhi && blo <= ahi;
 }
 
+/* Are two headlines the same figure (a yardstick's own row)? */
+static int S_same_figure(const hg_headline_fig *x, const hg_headline_fig *y)
+{
+	return x->cpb == y->cpb && x->bytes == y->bytes && x->iv.state == y->iv.state &&
+		x->iv.low_cpb == y->iv.low_cpb && x->iv.high_cpb == y->iv.high_cpb;
+}
+
+int hg_ratio_of(hg_ratio *out, const hg_headline_fig *x, const hg_headline_fig *ref)
+{
+	out->ratio = out->low = out->high = -1;
+	out->same = 0;
+	if (x->cpb < 0 || !(ref->cpb > 0))
+		return -1;
+	out->same = S_same_figure(x, ref);
+	out->ratio = out->same ? 1 : x->cpb / ref->cpb;
+	if (x->iv.state == HG_IV_NONE || ref->iv.state == HG_IV_NONE || x->iv.low_cpb < 0 ||
+		!(ref->iv.low_cpb > 0))
+		return 0; /* earlier evidence, or a bound clamped at zero: no interval */
+	out->low = out->same ? 1 : x->iv.low_cpb / ref->iv.high_cpb;
+	out->high = out->same ? 1 : x->iv.high_cpb / ref->iv.low_cpb;
+	return 0;
+}
+
 int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b)
 {
 	double alo, ahi, blo, bhi;

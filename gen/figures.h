@@ -171,6 +171,21 @@ int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b);
 int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b);
 /* The low and high ends of a headline's interval per byte (the figure itself when it has none). */
 void hg_headline_bounds(const hg_headline_fig *h, double *lo, double *hi);
+
+/* The ratio of one headline to another per byte, with its interval. The two figures were measured
+ * at different moments (unpaired), so their errors add: the interval runs from x's low bound over
+ * ref's high one to x's high bound over ref's low one. */
+typedef struct {
+	double ratio;            /* x / ref */
+	double low, high;        /* its interval; -1: none (either figure has no interval) */
+	int same;                /* x is ref's own figure: exactly 1, bounds 1 when it has one */
+} hg_ratio;
+/* How a ratio's interval was found, as the downloads name it (ratio_method): from the two
+ * figures' intervals; a ratio of evidence without intervals is the two headlines divided. */
+#define HG_RATIO_UNPAIRED "unpaired-intervals"
+#define HG_RATIO_HEADLINES "unpaired-headlines"
+/* The ratio of x to ref per byte; -1 when either has no figure (out->ratio is then -1). */
+int hg_ratio_of(hg_ratio *out, const hg_headline_fig *x, const hg_headline_fig *ref);
 /* The headline of the first of recs that is like's instance and implementation at bytes and
  * measured; -1 when there is none (out->cpb is then -1). */
 int hg_records_headline_at(hg_headline_fig *out, hg_record *const *recs, size_t n,

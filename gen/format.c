@@ -210,6 +210,27 @@ char *hg_fmt_cpb_pm(char *buf, size_t n, double cycles_per_byte, double half)
 	return buf;
 }
 
+char *hg_fmt_ratio(char *buf, size_t n, double ratio, double low, double high, const char *times)
+{
+	S_out o = S_open(buf, n);
+	double half = fmax(ratio - low, high - ratio);
+	int d = 2;
+
+	if (!isfinite(ratio))
+		return S_na(buf, n);
+	if (low < 0 || !isfinite(low) || !isfinite(high) || !(half >= 0)) {
+		S_add(&o, "%.2f%s", ratio, times); /* as the ratios were printed before intervals */
+		return buf;
+	}
+	/* two decimals, more where the half-width would read 0.00 (0.263 ± 0.002×), at most four */
+	while (d < 4 && half > 0 && S_scaled(half, d) < 1)
+		d++;
+	S_fixed(&o, ratio < 0, S_scaled(fabs(ratio), d), d, "");
+	S_add(&o, " \u00b1 ");
+	S_fixed(&o, 0, S_scaled(half, d), d, times);
+	return buf;
+}
+
 char *hg_fmt_mbps(char *buf, size_t n, double mbps)
 {
 	return S_one_decimal(buf, n, mbps);

@@ -112,6 +112,10 @@ char *hg_fmt_cpb(char *buf, size_t n, double cycles_per_byte);
  * "1183 ± 5", "657.6 k ± 2.6 k"; the figure alone when half is negative or not finite. */
 char *hg_fmt_cpb_pm(char *buf, size_t n, double cycles_per_byte, double half);
 char *hg_fmt_cycles_pm(char *buf, size_t n, double mean_cycles, double half);
+/* A ratio with its interval [low, high] as ± the larger distance from the ratio, in two decimals
+ * (more where that would read 0.00, at most four), times its suffix: "1.19 ± 0.01×"; without an
+ * interval (low negative) as before intervals, "%.2f" and times: "1.19×". */
+char *hg_fmt_ratio(char *buf, size_t n, double ratio, double low, double high, const char *times);
 /* three significant digits, trailing zeros dropped: "961 ns", "1.14 µs", "28 µs", "1.13 ms" */
 char *hg_fmt_time(char *buf, size_t n, double ns);
 /* one decimal: "28.1" */

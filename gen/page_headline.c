@@ -72,13 +72,6 @@ int hg_fig_cell(hg_arena *a, hg_node *row, const hg_fig *f, int per_call)
 	return hg_headline_cell(a, row, &h, per_call);
 }
 
-/* Are two headlines the same figure (a yardstick's own row)? */
-static int S_same(const hg_headline_fig *x, const hg_headline_fig *y)
-{
-	return x->cpb == y->cpb && x->bytes == y->bytes && x->iv.state == y->iv.state &&
-		x->iv.low_cpb == y->iv.low_cpb && x->iv.high_cpb == y->iv.high_cpb;
-}
-
 /* A headline per byte as its cell shows it. */
 static const char *S_cpb(hg_arena *a, const hg_headline_fig *h)
 {
@@ -90,15 +83,17 @@ void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
 	const hg_headline_fig *ref, const char *times, const char *unit)
 {
 	hg_node *c, *span;
-	double r;
+	hg_ratio r;
+	char b[HG_FMT];
 
-	if (x->cpb < 0 || !(ref->cpb > 0)) {
+	if (hg_ratio_of(&r, x, ref) != 0) {
 		hg_add_cell(a, row, "—", 1);
 		return;
 	}
-	r = x->cpb / ref->cpb;
-	if (S_same(x, ref) || !hg_within_noise(x, ref)) {
-		hg_add_cell(a, row, hg_printf(a, "%.2f%s", r, times), 1);
+	/* a yardstick's own row is exactly 1, without an interval to show */
+	hg_fmt_ratio(b, sizeof(b), r.ratio, r.same ? -1 : r.low, r.high, times);
+	if (r.same || !hg_within_noise(x, ref)) {
+		hg_add_cell(a, row, b, 1);
 		return;
 	}
 	c = hg_add_cell(a, row, NULL, 1);
@@ -106,7 +101,7 @@ void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
 	span->cls = "noise";
 	span->title = hg_printf(a, "within noise: the intervals of %s and %s %s/byte overlap, "
 		"so the two are not shown to differ", S_cpb(a, x), S_cpb(a, ref), unit);
-	hg_add_textf(a, span, "≈ %.2f%s (within noise)", r, times);
+	hg_add_textf(a, span, "≈ %s (within noise)", b);
 }
 
 void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit, int *noted)

@@ -453,9 +453,10 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 		"instance of %s beside SM3 and SHA-256, their reference and OpenSSL implementations, "
 		"measured in the same campaign. ", hg_unit_name(s), id);
 	if (ref->cpb > 0)
-		hg_add_text(a, p, "Below 1.00 × is faster than the SM3 reference; a ratio whose two "
-			"figures' intervals overlap reads ≈ (within noise): the difference is not shown to be "
-			"real.");
+		hg_add_text(a, p, "Below 1.00 × is faster than the SM3 reference; a ratio is shown ± "
+			"the half-width of its interval, found from the two figures' intervals (measured at "
+			"different moments, so their errors add); a ratio whose two figures' intervals "
+			"overlap reads ≈ (within noise): the difference is not shown to be real.");
 	else
 		hg_add_text(a, p, "The SM3 reference was not measured on this system: no ratios.");
 	t = hg_add_table(a, body, ref->cpb > 0 ? head : no_ratio, num);

@@ -90,9 +90,10 @@ int hg_mark_headline(hg_arena *a, hg_node *cell, const hg_headline_fig *h);
 int hg_headline_cell(hg_arena *a, hg_node *row, const hg_headline_fig *h, int per_call);
 /* The same for a row of figures; "—" when f is NULL. */
 int hg_fig_cell(hg_arena *a, hg_node *row, const hg_fig *f, int per_call);
-/* The cell of the ratio of x to ref per byte ("1.19" and times, "—" when either is missing);
- * when their intervals overlap, "≈ 1.00× (within noise)" with a title saying why, its figures
- * in unit (hg_unit_name of their system) per byte. */
+/* The cell of the ratio of x to ref per byte ("1.19" and times, "—" when either is missing),
+ * ± the half-width of its interval (hg_ratio_of) when both have one: "1.19 ± 0.01×"; when their
+ * intervals overlap, "≈ 1.00 ± 0.01× (within noise)" with a title saying why, its figures in
+ * unit (hg_unit_name of their system) per byte. */
 void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
 	const hg_headline_fig *ref, const char *times, const char *unit);
 /* The line under a table that explains the marks in used (nothing when used is 0); the note on

@@ -99,15 +99,16 @@ extern const char *const hg_results_columns[];
  * nothing for NULL. */
 void hg_csv_field(FILE *f, const char *s);
 
-/* The rows as CSV: a header row of the column names, then one row per figure. *out is the
- * caller's (free). */
-int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n);
+/* The rows as CSV: a header row of the column names, then one row per figure, its ratios to the
+ * yardsticks y of its system at its size (y NULL: none). *out is the caller's (free). */
+int hg_results_csv(char **out, size_t *len, const hg_fig *const *rows, size_t n,
+	const hg_yardsticks *y);
 /* The same rows as CSV into csv (as hg_results_csv makes them) and as JSON into json, in one
  * pass, as they go: the site's downloads, without the whole text in memory. The JSON is
  * {"schema": "hashbench.results/1", "columns": […], "systems": [{"system", "system_json",
  * "system_json_sha256", "description": <system.json> when describe}], "figures": [{column:
  * value}]}. */
 int hg_results_both_to(FILE *csv, FILE *json, const hg_system *const *systems, size_t nsys,
-	int describe, const hg_fig *const *rows, size_t n);
+	int describe, const hg_fig *const *rows, size_t n, const hg_yardsticks *y);
 
 #endif

@@ -389,7 +389,8 @@ static int S_part(void *arg, size_t k, size_t part, const char *first, const cha
 	rows = calloc(n + 1, sizeof(*rows));
 	for (i = 0; i < n; i++)
 		rows[i] = &figs[i];
-	rc = hg_site_results_part(b->tmp, b->d, k, part, first, last, rows, n, &b->pinfo[slot]);
+	rc = hg_site_results_part(b->tmp, b->d, k, part, first, last, rows, n,
+		hg_algpages_yardsticks(b->ap, k), &b->pinfo[slot]);
 	free(rows);
 	hg_figs_free(figs, n);
 	if (rc == 0)

@@ -327,7 +327,8 @@ static int S_render(hg_algpages *c, S_job *j, const hg_sysfigs *all, size_t nall
 	rows = calloc(j->nfigs + 1, sizeof(*rows));
 	for (i = 0; i < j->nfigs; i++)
 		rows[i] = &j->figs[i];
-	if (rc == 0 && (rc = hg_results_csv(&text, &len, rows, j->nfigs)) == 0) {
+	if (rc == 0 && (rc = hg_results_csv(&text, &len, rows, j->nfigs,
+		&c->yards[j->si])) == 0) {
 		name = hg_xprintf("%s.csv", j->id);
 		rc = hg_site_write_beside(c->tmp, j->s->name, name, text, len);
 		free(name);

@@ -109,12 +109,13 @@ typedef struct {
 /* Part `part` of system `system` of d: <tmp>/<system>/results-<NNN>.csv and .json (the columns
  * and the schema hashbench.results/1 of the whole field's, systems holding this system alone,
  * described), each with its .gz twin, from rows (n of them: the figures of the algorithms
- * first_id … last_id, in page order; both NULL and no rows for a system without algorithms).
+ * first_id … last_id, in page order; both NULL and no rows for a system without algorithms),
+ * their ratios to the system's yardsticks y (NULL: none).
  * *out is filled, the sizes and SHA-256 computed as the files are written; on failure it is
  * left empty. A row of another system or algorithm is an error. */
 int hg_site_results_part(const char *tmp, const hg_data *d, size_t system, size_t part,
 	const char *first_id, const char *last_id, const hg_fig *const *rows, size_t n,
-	hg_part_info *out);
+	const hg_yardsticks *y, hg_part_info *out);
 /* <tmp>/results-index.json (hashbench.results-index/1) and results-index.csv, each with its .gz
  * twin: one entry per part, in the order given (system by system, part by part). */
 int hg_site_results_index(const char *tmp, const hg_part_info *parts, size_t nparts);

@@ -180,7 +180,12 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 		static const char *const mem[] = { "stack_bytes", "heap_peak_bytes", "heap_allocations",
 			"mmap_bytes", "text_bytes", "data_bytes" };
 		int seen_x86 = 0, seen_arm = 0;
-		cr_expect_eq(ncol, 36);
+		static const char *const ratio[] = { "ratio_sm3_reference",
+			"ratio_low_sm3_reference", "ratio_high_sm3_reference", "ratio_sha256_reference",
+			"ratio_low_sha256_reference", "ratio_high_sha256_reference",
+			"ratio_sha256_openssl", "ratio_low_sha256_openssl", "ratio_high_sha256_openssl",
+			"ratio_method" };
+		cr_expect_eq(ncol, 46);
 		cr_expect_str_eq(fields[0], "system");
 		/* the headline figure, its interval and its estimator follow the guide's columns */
 		cr_expect_str_eq(fields[12], "rounds");
@@ -200,11 +205,14 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 		cr_expect_str_eq(fields[34], "supercop_compiler");
 		/* the unit of the counter figures: cycles, or ticks where the counter is not the core's clock */
 		cr_expect_str_eq(fields[35], "unit");
+		/* then the ratios to the yardsticks, each with its bounds, and how they were found */
+		for (k = 0; k < 10; k++)
+			cr_expect_str_eq(fields[36 + k], ratio[k]);
 		for (k = 0; k < ncol; k++)
 			free(fields[k]);
 		free(fields);
 		while (*p) {
-			cr_expect_eq(S_csv_record(&fields, &p), 36, "row %zu", rows);
+			cr_expect_eq(S_csv_record(&fields, &p), 46, "row %zu", rows);
 			cr_expect_str_eq(fields[35], "cycles", "row %zu", rows);
 			if (strcmp(fields[31], "data/x86_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
 				/* x86_1 is evidence of the current hashbench: the record's own figures */
@@ -216,6 +224,12 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 				cr_expect(strtod(fields[14], NULL) < strtod(fields[13], NULL) &&
 					strtod(fields[13], NULL) < strtod(fields[15], NULL), "%s < %s < %s",
 					fields[14], fields[13], fields[15]);
+				/* its ratios, each inside its bounds, from the two figures' intervals */
+				for (k = 36; k < 45; k += 3)
+					cr_expect(strtod(fields[k + 1], NULL) < strtod(fields[k], NULL) &&
+						strtod(fields[k], NULL) < strtod(fields[k + 2], NULL),
+						"%s < %s < %s", fields[k + 1], fields[k], fields[k + 2]);
+				cr_expect_str_eq(fields[45], "unpaired-intervals");
 				seen_x86 = 1;
 			}
 			if (strcmp(fields[31], "data/arm_1/records/hash-15/litchi_512__hash_65536.json") == 0) {
@@ -225,10 +239,13 @@ Test(compare, every_figure_recomputes_from_the_record_it_names)
 				/* and has no interval: its columns are empty */
 				for (k = 14; k < 17; k++)
 					cr_expect_str_eq(fields[k], "", "arm_1 column %zu", k);
+				/* nor ratios: arm_1 measured no yardstick */
+				for (k = 36; k < 46; k++)
+					cr_expect_str_eq(fields[k], "", "arm_1 column %zu", k);
 				seen_arm = 1;
 			}
 			cr_expect_str_eq(fields[33], "", "no SUPERCOP path of an NGCC row");
-			for (k = 0; k < 35; k++)
+			for (k = 0; k < 46; k++)
 				free(fields[k]);
 			free(fields);
 			rows++;
@@ -264,20 +281,22 @@ Test(compare, csv_quotes_what_needs_quoting)
 	f.stack_bytes = f.heap_peak_bytes = x.heap_allocations = -1;
 	x.mmap_bytes = x.text_bytes = x.data_bytes = -1;
 	x.median_cycles = x.spread_pct = -1;
-	cr_assert_eq(hg_results_csv(&out, &len, rows, 1), 0);
+	cr_assert_eq(hg_results_csv(&out, &len, rows, 1, NULL), 0);
 	p = out;
 	n = S_csv_record(&fields, &p);
 	for (k = 0; k < n; k++)
 		free(fields[k]);
 	free(fields);
 	n = S_csv_record(&fields, &p);
-	cr_assert_eq(n, 36);
+	cr_assert_eq(n, 46);
 	cr_expect_str_eq(fields[2], "a,b \"c\"\nd");
 	cr_expect_str_eq(fields[5], "crash");
 	cr_expect_str_eq(fields[7], "", "no figure of a crashed record");
 	cr_expect_str_eq(fields[16], "", "no interval of a crashed record");
 	cr_expect_str_eq(fields[17], "", "no headline of a crashed record");
 	cr_expect_str_eq(fields[20], "false");
+	for (k = 36; k < 46; k++)
+		cr_expect_str_eq(fields[k], "", "no ratio of a crashed record");
 	for (k = 0; k < n; k++)
 		free(fields[k]);
 	free(fields);

@@ -409,14 +409,15 @@ Test(downloads, a_part_refuses_rows_not_its_own_and_sums_what_it_wrote)
 	S_fig(&f[0], &x[0], "x86_1", "hash-15");
 	S_fig(&f[1], &x[1], "x86_1", "sm3");
 	/* sm3 lies after the part's last algorithm */
-	cr_expect_eq(hg_site_results_part(tmp, d, k, 1, "evil", "hash-21", rows, 2, &info), -1);
+	cr_expect_eq(hg_site_results_part(tmp, d, k, 1, "evil", "hash-21", rows, 2, NULL, &info),
+		-1);
 	cr_expect(strstr(hg_error_last(), "does not belong") != NULL, "%s", hg_error_last());
 	cr_expect_null(info.csv);
 	/* a row of another system */
 	S_fig(&f[1], &x[1], "arm_1", "hash-15");
-	cr_expect_eq(hg_site_results_part(tmp, d, k, 1, "evil", "sm3", rows, 2, &info), -1);
+	cr_expect_eq(hg_site_results_part(tmp, d, k, 1, "evil", "sm3", rows, 2, NULL, &info), -1);
 	S_fig(&f[1], &x[1], "x86_1", "sm3");
-	cr_assert_eq(hg_site_results_part(tmp, d, k, 12, "evil", "sm3", rows, 2, &info), 0, "%s",
+	cr_assert_eq(hg_site_results_part(tmp, d, k, 12, "evil", "sm3", rows, 2, NULL, &info), 0, "%s",
 		hg_error_last());
 	cr_expect_str_eq(info.csv, "x86_1/results-012.csv");
 	cr_expect_str_eq(info.json, "x86_1/results-012.json");

@@ -350,17 +350,18 @@ Test(interval, a_ratio_of_overlapping_figures_reads_within_noise_and_they_share_
 	char *html = S_page(site, "x86_1/compare.html");
 
 	/* litchi_256 (9.21 ± 0.04) and the SHA-256 reference (9.21 ± 0.04) overlap: within noise, one
-	 * rank; the SM3 reference (7.76 ± 0.03) is faster beyond noise */
+	 * rank; the SM3 reference (7.76 ± 0.03) is faster beyond noise; each ratio ± the half-width
+	 * of its interval */
 	EXPECT_HAS(md, "| 4 | [hash-15](hash-15.html) | `litchi_256` (reference) | PASS | 9.21 ± 0.04 | "
-		"1183 ± 5 | 209.3 | 1.19× | ≈ 1.00× (within noise) | 4.52× |");
+		"1183 ± 5 | 209.3 | 1.19 ± 0.01× | ≈ 1.00 ± 0.01× (within noise) | 4.52 ± 0.04× |");
 	EXPECT_HAS(md, "| 4 | [sha2](sha2.html) | `SHA-256` (reference) | PASS | 9.21 ± 0.04 |");
 	EXPECT_HAS(md, "| 3 | [sm3](sm3.html) | `SM3` (reference) | PASS | 7.76 ± 0.03 |");
 	EXPECT_HAS(html, "<span class=\"noise\" title=\"within noise: the intervals of 9.21 ± 0.04 and "
-		"9.21 ± 0.04 cycles/byte overlap, so the two are not shown to differ\">≈ 1.00× (within "
-		"noise)</span>");
-	/* a figure against itself is no comparison */
+		"9.21 ± 0.04 cycles/byte overlap, so the two are not shown to differ\">≈ 1.00 ± 0.01× "
+		"(within noise)</span>");
+	/* a figure against itself is no comparison: exactly 1, without an interval */
 	EXPECT_HAS(md, "| 4 | [sha2](sha2.html) | `SHA-256` (reference) | PASS | 9.21 ± 0.04 | — | "
-		"220.6 | 1.19× | 1.00× | 4.52× |");
+		"220.6 | 1.19 ± 0.01× | 1.00× | 4.52 ± 0.04× |");
 	free(html);
 	free(md);
 	free(site);
@@ -415,10 +416,10 @@ Test(interval, the_fastest_implementation_is_claimed_only_beyond_noise)
 		/* SHA-256 through OpenSSL is faster beyond noise: claimed alone */
 		{ "x86_1/ebash.md", "| 1 | [SHA-256](sha2.html) (sha2) | `openssl` | — | 2.04 ± 0.01 |" },
 		{ "x86_1/compare.md", "| 2 | [sm3](sm3.html) | `SM3` (openssl) | PASS | 7.74 ± 0.04 | — | "
-			"299.4 | ≈ 1.00× (within noise) |" },
+			"299.4 | ≈ 1.00 ± 0.01× (within noise) |" },
 		{ "x86_1/compare.md", "| 2 | [sm3](sm3.html) | `SM3` (reference) | PASS | 7.76 ± 0.03 |" },
-		{ "x86_1/hash-15.md", "| SM3 (OpenSSL) | 6.79 ± 0.03 | 7.74 ± 0.04 | ≈ 1.00 × (within "
-			"noise) |" },
+		{ "x86_1/hash-15.md", "| SM3 (OpenSSL) | 6.79 ± 0.03 | 7.74 ± 0.04 | ≈ 1.00 ± 0.01 × "
+			"(within noise) |" },
 	};
 	char *data = S_copy("iv-fastest"), *site;
 	size_t k;
