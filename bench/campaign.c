@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -192,6 +193,7 @@ static json_t *S_system_json(const hb_run *r, const char *end)
 	json_object_set_new(campaign, "profile", json_string(r->prof->name));
 	json_object_set_new(campaign, "hashbench", json_string(version));
 	json_object_set_new(campaign, "estimator", json_string(HB_HEADLINE_ESTIMATOR));
+	json_object_set_new(campaign, "seed", json_integer((json_int_t)r->seed));
 	json_object_set_new(campaign, "passes", json_integer(r->prof->passes));
 	json_object_set_new(campaign, "rounds", json_integer(r->prof->blocks));
 	json_object_set_new(campaign, "round_ms", json_integer(r->prof->block_us / 1000));
@@ -332,6 +334,14 @@ static int S_setup(hb_run *r, const hb_campaign_opts *o)
 		return HB_ERROR;
 	}
 	free(cc);
+	/* the seed of every pass's order and placement: drawn anew, so that another campaign
+	 * samples other placements, and recorded */
+	if (o->seed)
+		r->seed = o->seed;
+	else if (getrandom(&r->seed, sizeof(r->seed), 0) != (ssize_t)sizeof(r->seed))
+		r->seed = hb_now_ns() ^ ((unsigned long long)getpid() << 32);
+	if (!o->seed)
+		r->seed >>= 1; /* a JSON integer as written */
 	hb_utc_now(r->start);
 	return 0;
 }

@@ -201,21 +201,24 @@ static void S_limits(const hb_confine_job *job)
 /* fds to 3.., stdin from /dev/null, stdout and stderr to the capture */
 static void S_fds(const hb_confine_job *job)
 {
-	int src[5] = { job->result_w, job->report_w, job->lib_fd,
-		job->sandboxed && job->seccomp ? job->filter_fd : -1, job->exe_fd }, hi[5], i;
+	int src[6] = { job->result_w, job->report_w, job->lib_fd,
+		job->sandboxed && job->seccomp ? job->filter_fd : -1, job->exe_fd, job->baton_fd },
+		hi[6], i;
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		hi[i] = src[i] >= 0 ? fcntl(src[i], F_DUPFD_CLOEXEC, 64) : -1;
 	if (null >= 0)
 		dup2(null, 0);
 	dup2(job->output_w, 1);
 	dup2(job->output_w, 2);
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		if (hi[i] >= 0)
 			dup2(hi[i], HB_CHILD_RESULT_FD + i);
 	fcntl(HB_CONFINE_EXE_FD, F_SETFD, FD_CLOEXEC); /* gone once the driver runs */
-	close_range(HB_CONFINE_EXE_FD + 1, ~0U, 0);
+	close_range(HB_CHILD_BATON_FD + 1, ~0U, 0);
+	if (job->baton_fd < 0)
+		close(HB_CHILD_BATON_FD);
 }
 
 static char **S_env(void)

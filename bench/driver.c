@@ -49,6 +49,20 @@ void hb_driver_cmd_init(hb_driver_cmd *d, const hb_driver_setup *s, const char *
 		d->argv[n++] = "--calls";
 		d->argv[n++] = d->num[9];
 	}
+	if (s->placement_seed) {
+		snprintf(d->num[10], sizeof(d->num[10]), "%llu", s->placement_seed);
+		d->argv[n++] = "--placement-seed";
+		d->argv[n++] = d->num[10];
+	}
+	if (s->baton) {
+		snprintf(d->num[11], sizeof(d->num[11]), "%d", HB_CHILD_BATON_FD);
+		d->argv[n++] = "--baton-fd";
+		d->argv[n++] = d->num[11];
+		if (s->baton == 2) {
+			d->argv[n++] = "--baton-lead";
+			d->argv[n++] = "1";
+		}
+	}
 	d->argv[n] = NULL;
 	memcpy(d->run, d->argv, (size_t)n * sizeof(char *));
 	d->run[2] = (char *)hb_sandbox_library_path(library);
@@ -66,13 +80,19 @@ void hb_driver_cmd_init(hb_driver_cmd *d, const hb_driver_setup *s, const char *
 const char *hb_driver_run(hb_child *run, json_t **result, char **detail, const hb_driver_cmd *d,
 	const char *library, unsigned limit_s)
 {
+	return hb_driver_run_baton(run, result, detail, d, library, limit_s, -1);
+}
+
+const char *hb_driver_run_baton(hb_child *run, json_t **result, char **detail,
+	const hb_driver_cmd *d, const char *library, unsigned limit_s, int baton_fd)
+{
 	const char *text;
 	json_t *child;
 
 	*result = NULL;
 	*detail = NULL;
 	hb_child_clear(run);
-	if (hb_sandbox_exec(run, library, limit_s, d->run) != 0) {
+	if (hb_sandbox_exec_baton(run, library, limit_s, d->run, baton_fd) != 0) {
 		*detail = hb_strdup(hb_error_last());
 		return "error";
 	}

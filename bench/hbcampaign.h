@@ -54,6 +54,8 @@ typedef struct {
 	                           * 0: not asked (an interval wider than HB_TARGET_PCT is wide) */
 	unsigned long long core_hz; /* --core-hz: the core's fixed clock, converting the ticks of a
 	                           * counter that is not the core's clock to cycles; 0: none */
+	unsigned long long seed;  /* --seed: an earlier campaign's order and placement (its
+	                           * campaign.seed), below 2^63; 0: drawn anew */
 } hb_campaign_opts;
 
 typedef struct {
@@ -152,6 +154,7 @@ typedef struct {
 	double speed_pct;          /* this campaign's sentinel best against its history's median, %
 	                            * (> 0: slower); NAN until the end or without 3 earlier */
 	size_t speed_of;           /* the earlier campaigns that median was taken over */
+	unsigned long long seed;   /* drawn per campaign: each pass's order and placement */
 } hb_run;
 
 /* katsummary.c */
@@ -194,6 +197,9 @@ hb_driver_setup hb_run_driver(const hb_run *r);
  * that fails is found by timing each size alone, so the others keep their figures. */
 json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b,
 	const unsigned long long *sizes, const unsigned long long *calls, size_t n, int pass);
+/* Pass `pass`'s seed of the order of the sizes (which 0) or of the buffers' placement (1), drawn
+ * from the campaign's; never 0. */
+unsigned long long hb_pass_seed(unsigned long long campaign_seed, int pass, int which);
 /* The headline of one size's entries (NULL without figures): the fastest block of all its
  * passes, with its interval (interval.c) for the precision target_pct; *state the interval's
  * ("narrow", "wide" or "unconfirmed"; static). */
@@ -216,6 +222,22 @@ size_t hb_interval_order(size_t k);
  * than floor (NULL: the default, HB_INTERVAL_FLOOR_PCT); -1 when no pass has a figure. */
 int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct, const hb_floor *floor);
 json_t *hb_interval_json(const hb_interval *iv, unsigned long long bytes);
+
+/* paired.c: a ratio from blocks timed side by side (duet.c) */
+typedef struct {
+	double ratio, low, high;  /* the median of the pairs' ratios a/b and its 95 % interval */
+	size_t pairs, passes;
+	double noise_pct;         /* the verdict's threshold */
+	unsigned long long seed;  /* the bootstrap's draws */
+	const char *verdict;      /* a against b: "faster", "slower" or "within noise" (static) */
+} hb_paired;
+/* The verdict on an interval [low, high] of a ratio a/b: "slower" when it lies wholly above
+ * 1 + noise_pct %, "faster" when wholly below 1 - noise_pct %, else "within noise". */
+const char *hb_paired_verdict(double low, double high, double noise_pct);
+/* The ratio of passes passes, ratios[p] holding pass p's n[p] pair ratios; -1 when a ratio is not
+ * positive and finite or there is none. */
+int hb_paired_of(hb_paired *out, double *const *ratios, const size_t *n, size_t passes,
+	double noise_pct, unsigned long long seed);
 
 /* sentinel.c: the sentinel's readings and the campaign's median per timing CPU. */
 /* limit_pct > 0 fixes the limit (--sentinel-limit); 0 sets it from the calibration. */

@@ -1,7 +1,7 @@
 /* hbcommands.h — the commands main.c dispatches to, over the library: list (listing.c), digest
- * (digest.c), kat-check and kat-gen (katjobs.c), merge (merge.c, merge_input.c, merge_sentinel.c)
- * and import ngcc-harness (import.c, import_record.c, import_system.c); run and env are the
- * campaign's (hbcampaign.h). */
+ * (digest.c), kat-check and kat-gen (katjobs.c), compare (compare_cmd.c), merge (merge.c,
+ * merge_input.c, merge_sentinel.c) and import ngcc-harness (import.c, import_record.c,
+ * import_system.c); run and env are the campaign's (hbcampaign.h). */
 #ifndef HB_COMMANDS_H
 #define HB_COMMANDS_H
 
@@ -42,6 +42,30 @@ int hb_katjobs_check(size_t *out_failed, const hb_instance *const *insts, size_t
  * line each on stdout; *out_failed counts the files that could not be made. */
 int hb_katjobs_generate(size_t *out_failed, const hb_instance *const *insts, size_t n,
 	const hb_katjobs_opts *o);
+
+/* ---- compare (compare_cmd.c) ---- */
+
+#define HB_COMPARE_MAX_PASSES 50
+
+typedef struct {
+	const char *label[2];          /* "SHA-256 (reference)": A and B as the output names them */
+	const char *instance[2], *implementation[2];
+	const char *library[2];        /* built */
+	int digest_bits[2];
+	const char *measure_exe;       /* the hashbench-measure driver */
+	const char *sizes;             /* comma-separated, or NULL for the guide's */
+	int cpu;                       /* the CPU both drivers share; -1: the last this process may use */
+	unsigned passes, rounds;       /* 0: 6 passes of 20 rounds */
+	double noise_pct;              /* the verdict's threshold; 0: 1 % */
+	unsigned time_limit_s;         /* per driver; 0: 120 s */
+	const char *json_out;          /* the evidence, or NULL */
+	FILE *progress;                /* a line a pass; NULL: none */
+} hb_compare_opts;
+
+/* Time A and B side by side and print, at each size, both figures, the ratio A/B with its 95 %
+ * interval and the verdict on stdout; *out_slower is 1 when A is slower than B at any size. 0,
+ * or negative with one message when they could not be measured. */
+int hb_compare_run(int *out_slower, const hb_compare_opts *o);
 
 /* ---- merge (merge.c) ---- */
 

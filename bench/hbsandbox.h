@@ -1,6 +1,7 @@
 /* hbsandbox.h — the sandboxed call: loading and calling an implementation (impl.c), the one
  * sandbox for every child that runs submission code (sandbox.c, confine.c, syscalls.c) and one run
- * of the timing driver hashbench-measure in it (driver.c). */
+ * of the timing driver hashbench-measure in it (driver.c), and two of them taking turns on one CPU
+ * (duet.c). */
 #ifndef HB_SANDBOX_H
 #define HB_SANDBOX_H
 
@@ -86,6 +87,10 @@ int hb_sandbox_call(hb_child *out, const char *library, unsigned timeout_s, hb_c
 /* Run the driver argv[0] (a program of ours, which applies the filter itself after loading
  * the library) in a sandboxed child. */
 int hb_sandbox_exec(hb_child *out, const char *library, unsigned timeout_s, char *const argv[]);
+/* The same, the child finding baton_fd (a socket shared with a partner driver) on
+ * HB_CHILD_BATON_FD; -1: none. */
+int hb_sandbox_exec_baton(hb_child *out, const char *library, unsigned timeout_s,
+	char *const argv[], int baton_fd);
 const char *hb_child_status_name(const hb_child *c); /* ok error crash timeout violation */
 /* One line on what went wrong, NULL for a child that exited 0 (caller frees). */
 char *hb_child_describe(const hb_child *c);
@@ -99,15 +104,17 @@ typedef struct {
 	const char *counter; /* the counter's name */
 	int cpu, blocks, samples;
 	unsigned block_us, warmup_ms, max_calls;
+	unsigned long long placement_seed; /* each pass's placement of the buffers; 0: malloc's */
+	int baton;           /* 0: alone; 1: takes turns with a partner (duet.c); 2: and leads */
 } hb_driver_setup;
 
 /* The driver's command line for one pass: argv as the record states it (the library by its
  * path), run as the sandbox runs it (the library's copy, the result and filter descriptors).
  * num holds the numbers both point into. */
 typedef struct {
-	char *argv[32];
-	char *run[40];
-	char num[10][640];
+	char *argv[40];
+	char *run[48];
+	char num[12][640];
 } hb_driver_cmd;
 
 /* bytes: the message sizes, comma-separated; calls: the calls per block of each (from an
@@ -120,5 +127,35 @@ void hb_driver_cmd_init(hb_driver_cmd *d, const hb_driver_setup *s, const char *
  * driver's JSON object when ok (caller frees), and *run what the child did (its output). */
 const char *hb_driver_run(hb_child *run, json_t **result, char **detail, const hb_driver_cmd *d,
 	const char *library, unsigned limit_s);
+/* The same, the driver taking turns with a partner through baton_fd (setup's baton set). */
+const char *hb_driver_run_baton(hb_child *run, json_t **result, char **detail,
+	const hb_driver_cmd *d, const char *library, unsigned limit_s, int baton_fd);
+
+/* ---- two drivers taking turns on one CPU (duet.c) ---- */
+
+/* One side of a duet: its library and its placement of the buffers. */
+typedef struct {
+	const char *library;
+	int digest_bits;
+	unsigned long long placement_seed; /* 0: malloc's */
+} hb_duet_lib;
+
+/* How one side's driver ended. */
+typedef struct {
+	const char *status;   /* "ok", "error", "timeout", "crash" or "violation" (static) */
+	char *detail;         /* why, when not ok */
+	json_t *result;       /* the driver's object when ok */
+	json_t *command;      /* the driver's command line as the evidence states it */
+	char *output;         /* what the library printed, or NULL */
+} hb_duet_side;
+
+/* Run the drivers of lib[0] and lib[1] with setup (its placement_seed and baton set per side)
+ * over the sizes in bytes, both in the order of order_seed, pinned to setup's CPU and taking turns
+ * (lib[0] first): block k of one is timed between blocks k and k + 1 of the other. 0 when both ran
+ * (each outcome, good or bad, in out[i]; free with hb_duet_side_clear), HB_ERROR when they could
+ * not be started. */
+int hb_duet_run(hb_duet_side out[2], const hb_driver_setup *setup, const hb_duet_lib lib[2],
+	const char *bytes, unsigned long long order_seed, unsigned limit_s);
+void hb_duet_side_clear(hb_duet_side *s);
 
 #endif

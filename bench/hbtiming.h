@@ -89,6 +89,7 @@ hb_sentinel_reading hb_sentinel_time(hb_counter *c);
 #define HB_CHILD_LIBRARY_FD 5 /* a copy of the library under test */
 #define HB_CHILD_FILTER_FD 6  /* the seccomp program, raw BPF instructions */
 #define HB_CHILD_LIBRARY_PATH "/proc/self/fd/5"
+#define HB_CHILD_BATON_FD 8   /* hashbench compare: the turns taken with a partner driver */
 
 /* The report line a child writes before it dies of a forbidden system call. */
 #define HB_VIOLATION_TAG "hashbench-violation "

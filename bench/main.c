@@ -33,6 +33,10 @@ typedef struct {
 	int allow_missing; /* merge --allow-missing */
 	const char *catalog; /* import --catalog */
 	const char *method;  /* import --method */
+	const char *submissions_a; /* compare: the first --submissions, A's (the last is B's) */
+	unsigned rounds;     /* compare --rounds */
+	double noise_pct;    /* compare --noise */
+	const char *json_out; /* compare --json */
 } S_opts;
 
 static const char S_usage[] =
@@ -49,7 +53,7 @@ static const char S_usage[] =
 	"  run [--system NAME] [--profile guide|quick|ebash] [--only ID,...] [--data DIR] [--cpu N[,M…]]\n"
 	"      [--jobs N] [--overlap] [--shard K/N] [--fresh] [--time-failed] [--sets …]\n"
 	"      [--sizes N,...] [--time-limit S] [--spread-limit PCT] [--sentinel-limit PCT]\n"
-	"      [--passes N] [--precision PCT] [--no-wait] [--core-hz HZ]\n"
+	"      [--passes N] [--precision PCT] [--no-wait] [--core-hz HZ] [--seed N]\n"
 	"                                the campaign: KAT, timing and memory of every library,\n"
 	"                                evidence under DIR/NAME (default data/; NAME by default\n"
 	"                                <arch>-<host>), resumable;\n"
@@ -62,7 +66,19 @@ static const char S_usage[] =
 	"                                --precision PCT: passes more (at most 3 N) for the figures\n"
 	"                                whose 95 % interval is wider than +/- PCT;\n"
 	"                                --core-hz: the core's fixed clock, turning the ticks of a\n"
-	"                                counter that is not the core's clock (cntvct) into cycles\n"
+	"                                counter that is not the core's clock (cntvct) into cycles;\n"
+	"                                --seed: an earlier campaign's order of the sizes and\n"
+	"                                placement of the buffers (its system.json campaign.seed;\n"
+	"                                default: drawn anew)\n"
+	"  compare A B [--sizes N,...] [--cpu N] [--passes N] [--rounds N] [--noise PCT]\n"
+	"      [--json FILE]             time A and B side by side on one CPU, their drivers\n"
+	"                                taking turns block by block (default 6 passes of 20\n"
+	"                                rounds): at each size both figures, A/B with its 95 %\n"
+	"                                interval and a verdict (slower, faster or within noise,\n"
+	"                                default +/- 1 %); exit 0 when A is nowhere slower, 1\n"
+	"                                when it is, 3 when it could not be measured; A and B are\n"
+	"                                INSTANCE[:IMPL]; --submissions twice: A from the first\n"
+	"                                folder, B from the second\n"
 	"  merge --data OUT [--allow-missing] DIR...\n"
 	"                                join the data/<system> folders of a campaign's shards\n"
 	"                                into OUT/<system>; refuses shards that differ\n"
@@ -196,9 +212,37 @@ static const struct option S_longopts[] = {
 	{ "shard", required_argument, NULL, 'H' },
 	{ "catalog", required_argument, NULL, 'G' },
 	{ "method", required_argument, NULL, 'E' },
+	{ "seed", required_argument, NULL, 'e' },
+	{ "rounds", required_argument, NULL, 'r' },
+	{ "noise", required_argument, NULL, 'n' },
+	{ "json", required_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* compare's --rounds and --noise, run's --seed */
+static int S_number_opt(S_opts *o, int c, const char *v)
+{
+	char *end;
+	errno = 0;
+	if (c == 'e') {
+		o->run.seed = strtoull(v, &end, 0);
+		if (errno || *end || end == v || v[0] == '-' || o->run.seed == 0 || o->run.seed >> 63)
+			return S_usage_error("--seed %s: expected an earlier campaign's campaign.seed "
+				"(1 to 2^63 - 1)", v);
+		return 0;
+	}
+	if (c == 'r') {
+		o->rounds = (unsigned)strtoul(v, &end, 10);
+		if (errno || *end || end == v || v[0] == '-' || o->rounds < 2 || o->rounds > 1000)
+			return S_usage_error("--rounds %s: expected 2 to 1000", v);
+		return 0;
+	}
+	o->noise_pct = strtod(v, &end);
+	if (errno || *end || end == v || !(o->noise_pct > 0) || o->noise_pct > 100)
+		return S_usage_error("--noise %s: expected a percentage above 0, at most 100", v);
+	return 0;
+}
 
 static int S_parse(S_opts *o, int argc, char **argv)
 {
@@ -218,7 +262,18 @@ static int S_parse(S_opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:h", S_longopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
-		case 's': o->submissions = optarg; break;
+		case 's':
+			if (!o->submissions_a)
+				o->submissions_a = optarg;
+			o->submissions = optarg;
+			break;
+		case 'r':
+		case 'n':
+		case 'e':
+			if (S_number_opt(o, c, optarg) != 0)
+				return 2;
+			break;
+		case 'J': o->json_out = optarg; break;
 		case 'K': o->run.supercop = optarg; break;
 		case 'k': o->run.compilers = optarg; break;
 		case 'w': o->work = optarg; break;
@@ -345,7 +400,7 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
 		"--sizes", "--time-limit", "--spread-limit", "--sentinel-limit", "--precision", "--sandbox-user",
 		"--memory-limit", "--jobs", "--passes", "--core-hz",
-		"--shard", "--catalog", "--method", NULL };
+		"--shard", "--catalog", "--method", "--rounds", "--noise", "--json", "--seed", NULL };
 
 	if (!rest || !opt_argv) {
 		free(rest);
@@ -525,6 +580,60 @@ out:
 	return rc;
 }
 
+/* ---- compare ---- */
+
+static int S_cmd_compare(S_opts *o)
+{
+	hb_catalog *cat[2] = { NULL, NULL };
+	const hb_instance *inst[2];
+	hb_build_result *build[2] = { NULL, NULL };
+	hb_compare_opts c;
+	char *label[2] = { NULL, NULL };
+	int rc = 0, slower = 0, s;
+
+	if (o->nargs != 2)
+		return S_usage_error("%s", "compare: name two instances (hashbench compare "
+			"SHA-256:reference SHA-256:openssl)");
+	memset(&c, 0, sizeof(c));
+	for (s = 0; s < 2; s++) {
+		S_opts one = *o;
+		one.submissions = s == 0 && o->submissions_a ? o->submissions_a : o->submissions;
+		if (S_prepare(&cat[s], &inst[s], &build[s], &one, o->args[s]) != 0) {
+			fprintf(stderr, "hashbench: %s: %s\n", o->args[s], hb_error_last());
+			rc = 3;
+			goto out;
+		}
+		label[s] = hb_sprintf("%s (%s)", inst[s]->name, inst[s]->impl);
+		c.label[s] = label[s];
+		c.instance[s] = inst[s]->name;
+		c.implementation[s] = inst[s]->impl;
+		c.library[s] = build[s]->library;
+		c.digest_bits[s] = inst[s]->digest_bits;
+	}
+	c.measure_exe = hb_own_path(HB_OWN_MEASURE);
+	c.sizes = o->run.sizes;
+	c.cpu = o->run.ncpus ? o->run.cpus[0] : -1;
+	c.passes = o->run.passes;
+	c.rounds = o->rounds;
+	c.noise_pct = o->noise_pct;
+	c.time_limit_s = o->run.time_limit_s;
+	c.json_out = o->json_out;
+	c.progress = stderr;
+	if (hb_compare_run(&slower, &c) != 0) {
+		fprintf(stderr, "hashbench: %s\n", hb_error_last());
+		rc = 3;
+	} else {
+		rc = slower ? 1 : 0;
+	}
+out:
+	for (s = 0; s < 2; s++) {
+		hb_build_result_free(build[s]);
+		hb_catalog_free(cat[s]);
+		free(label[s]);
+	}
+	return rc;
+}
+
 /* ---- run and env ---- */
 
 static void S_fill_run(S_opts *o)
@@ -691,6 +800,8 @@ int main(int argc, char **argv)
 		rc = S_cmd_run(&o);
 	else if (strcmp(cmd, "env") == 0)
 		rc = S_cmd_env(&o);
+	else if (strcmp(cmd, "compare") == 0)
+		rc = S_cmd_compare(&o);
 	else if (strcmp(cmd, "merge") == 0)
 		rc = S_cmd_merge(&o);
 	else if (strcmp(cmd, "import") == 0)

@@ -7,6 +7,7 @@
  * with --mode sentinel it only times the sentinel. It links nothing but libc, so its memory
  * figures are the library's and the driver's alone. */
 #define _GNU_SOURCE
+#include <alloca.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,7 @@
 #define MAX_BLOCKS 1000
 #define MAX_SIZES 64
 #define MAX_SAMPLES 1000
+#define S_PAGE 4096u
 
 typedef int (*crypthash_fn)(int, const unsigned char *, unsigned long long, unsigned char *);
 
@@ -35,9 +37,11 @@ typedef struct {
 	S_mode mode;
 	int sentinel_runs;
 	unsigned long long bytes[MAX_SIZES], calls[MAX_SIZES], seed, max_calls, order_seed;
+	unsigned long long placement_seed; /* 0: the buffers where malloc puts them */
 	size_t nbytes, ncalls;
 	int digest_bits, cpu, blocks, samples;
 	int result_fd, filter_fd, report_fd;
+	int baton_fd, baton_lead; /* a partner driver on the same CPU: take turns (-1: alone) */
 	double block_us, warmup_ms;
 } S_args;
 
@@ -135,6 +139,77 @@ static size_t S_list(unsigned long long *out, const char *opt, const char *v)
 	return n;
 }
 
+/* The next value of a splitmix64 stream (the order of the sizes in a round, the placement). */
+static unsigned long long S_next(unsigned long long *x)
+{
+	unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* n bytes where --placement-seed puts them: at an offset within a page drawn from the seed, a
+ * multiple of 16 (malloc's own alignment), so that each pass samples another placement of the
+ * message and output in the cache sets and pages instead of the one the same allocations in the
+ * same order give every process (Mytkowicz et al. 2009; Curtsinger & Berger 2013). Without a
+ * seed (*rng 0), malloc's. Never freed: the driver ends with the pass. */
+static unsigned char *S_place(size_t n, unsigned long long *rng, unsigned *offset)
+{
+	void *base;
+	*offset = 0;
+	if (!*rng)
+		return malloc(n ? n : 1);
+	*offset = (unsigned)(S_next(rng) % (S_PAGE / 16)) * 16;
+	if (posix_memalign(&base, S_PAGE, n + *offset + 1) != 0)
+		return NULL;
+	return (unsigned char *)base + *offset;
+}
+
+/* Turns with a partner driver pinned to the same CPU (hashbench compare): each waits for the
+ * baton before a turn (a warm-up, a timed block, the single calls) and hands it over after, so
+ * the two never run at once and the hand-over lies outside every timed region. A partner that
+ * has ended (end of file, an error) leaves this driver to go on alone, and the result says so. */
+static struct {
+	int fd, lead, lost;
+	unsigned long long turns;
+} S_baton = { .fd = -1 };
+
+static void S_turn_wait(void)
+{
+	char c;
+	ssize_t n;
+	if (S_baton.fd < 0)
+		return;
+	S_baton.turns++;
+	if (S_baton.lead) {
+		S_baton.lead = 0;
+		return;
+	}
+	do
+		n = read(S_baton.fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1) {
+		S_baton.fd = -1;
+		S_baton.lost = 1;
+	}
+}
+
+/* last: this driver's last turn, after which a partner that has already ended is no loss */
+static void S_turn_pass(int last)
+{
+	char c = 'b';
+	ssize_t n;
+	if (S_baton.fd < 0)
+		return;
+	do
+		n = write(S_baton.fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1 && !last) {
+		S_baton.fd = -1;
+		S_baton.lost = 1;
+	}
+}
+
 /* The message bytes: splitmix64 from a recorded seed, little-endian, so every record can be
  * repeated byte for byte. */
 static void S_fill(unsigned char *buf, unsigned long long n, unsigned long long seed)
@@ -190,6 +265,7 @@ static void S_parse(S_args *a, int argc, char **argv)
 	a->result_fd = 1;
 	a->filter_fd = -1;
 	a->report_fd = 2;
+	a->baton_fd = -1;
 	for (i = 1; i < argc; i++) {
 		const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!v)
@@ -226,6 +302,12 @@ static void S_parse(S_args *a, int argc, char **argv)
 			a->samples = (int)S_number(opt, v);
 		else if (strcmp(opt, "--order-seed") == 0)
 			a->order_seed = S_number(opt, v);
+		else if (strcmp(opt, "--placement-seed") == 0)
+			a->placement_seed = S_number(opt, v);
+		else if (strcmp(opt, "--baton-fd") == 0)
+			a->baton_fd = (int)S_number(opt, v);
+		else if (strcmp(opt, "--baton-lead") == 0)
+			a->baton_lead = S_number(opt, v) != 0;
 		else if (strcmp(opt, "--warmup-ms") == 0)
 			a->warmup_ms = (double)S_number(opt, v);
 		else if (strcmp(opt, "--max-calls") == 0)
@@ -246,6 +328,7 @@ static void S_parse(S_args *a, int argc, char **argv)
 		S_fail(2, "usage: hashbench-measure [--mode time|memory] --library LIB --bytes N[,N…] "
 			"--digest-bits D [--cpu N] [--counter NAME] [--blocks B] [--block-us US] "
 			"[--warmup-ms MS] [--max-calls N] [--calls N[,N…]] [--samples K] [--order-seed N] "
+			"[--placement-seed N] [--baton-fd FD [--baton-lead 1]] "
 			"[--seed N] [--result-fd FD] [--filter-fd FD] [--report-fd FD], or "
 			"hashbench-measure --mode sentinel --sentinel-runs 1..1000 [--cpu N] [--counter NAME]");
 	if (a->blocks < 1 || a->blocks > MAX_BLOCKS)
@@ -320,14 +403,6 @@ typedef struct {
 	uint64_t *cycles, *nanos, *samples;
 } S_size;
 
-/* The next value of a splitmix64 stream (the order of the sizes in a round). */
-static unsigned long long S_next(unsigned long long *x)
-{
-	unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* The steal time of cpu (or of all CPUs, cpu < 0) in clock ticks, from /proc/stat opened before
  * the lockdown: the time the host ran something else while this guest wanted the CPU. */
@@ -400,6 +475,7 @@ static void S_blocks(crypthash_fn fn, const S_args *a, S_size *sz, hb_counter *c
 			S_size *z = &sz[order[k]];
 			uint64_t t0, c0, c1, t1;
 			int rc = 0;
+			S_turn_wait();
 			t0 = hb_now_ns();
 			c0 = hb_counter_read(counter);
 			for (i = 0; i < z->per_block; i++) {
@@ -412,11 +488,19 @@ static void S_blocks(crypthash_fn fn, const S_args *a, S_size *sz, hb_counter *c
 				S_fail(3, "CryptHash returned non-zero for a %llu-byte message in block %d",
 					z->bytes, r + 1);
 			S_check_guards(out, outlen, "timed block");
+			S_turn_pass(0);
 			z->cycles[r] = c1 - c0;
 			z->nanos[r] = t1 - t0;
 		}
 	}
-	/* single calls, each read with the counter: the spread of the figure */
+}
+
+/* Single calls, each read with the counter: the spread of the figure. */
+static void S_singles(crypthash_fn fn, const S_args *a, S_size *sz, hb_counter *counter,
+	unsigned char *out, size_t outlen)
+{
+	size_t k;
+	int r;
 	for (k = 0; k < a->nbytes; k++)
 		for (r = 0; r < a->samples; r++) {
 			uint64_t c0 = hb_counter_read(counter), c1;
@@ -428,6 +512,24 @@ static void S_blocks(crypthash_fn fn, const S_args *a, S_size *sz, hb_counter *c
 			sz[k].samples[r] = c1 - c0;
 		}
 	S_check_guards(out, outlen, "single calls");
+}
+
+/* Where the buffers lay and how the turns went, when either was asked for. */
+static void S_print_place(const S_args *a, unsigned out_offset, unsigned stack_offset,
+	const unsigned *msg_offset)
+{
+	size_t k;
+	if (a->placement_seed) {
+		S_printf(", \"placement\": {\"seed\": %llu, \"output_offset\": %u, "
+			"\"stack_offset\": %u, \"message_offsets\": [", a->placement_seed, out_offset,
+			stack_offset);
+		for (k = 0; k < a->nbytes; k++)
+			S_printf("%s%u", k ? ", " : "", msg_offset[k]);
+		S_printf("]}");
+	}
+	if (a->baton_fd >= 0)
+		S_printf(", \"baton\": {\"turns\": %llu, \"partner_lost\": %s}", S_baton.turns,
+			S_baton.lost ? "true" : "false");
 }
 
 static void S_print_size(const S_args *a, const S_size *z)
@@ -463,8 +565,15 @@ int main(int argc, char **argv)
 	unsigned short filter_len = 0;
 	int status_fd, stat_fd;
 	long ticks_per_s;
+	unsigned long long place = 0;
+	unsigned out_offset = 0, msg_offset[MAX_SIZES] = { 0 }, stack_offset = 0;
+	volatile unsigned char *stack_pad;
 
 	S_parse(&a, argc, argv);
+	S_baton.fd = a.baton_fd;
+	S_baton.lead = a.baton_lead;
+	if (S_baton.fd >= 0)
+		signal(SIGPIPE, SIG_IGN); /* a partner gone is an error on write, not the end */
 	{
 		/* a crash of the library must end this process with its signal (a sanitizer's
 		 * handler, for one, would turn it into an exit status) */
@@ -486,13 +595,14 @@ int main(int argc, char **argv)
 		S_sentinel_only(&a, &counter);
 
 	outlen = ((size_t)a.digest_bits + 7) / 8;
-	out = malloc(outlen + 2 * GUARD_LEN);
+	place = a.placement_seed;
+	out = S_place(outlen + 2 * GUARD_LEN, &place, &out_offset);
 	memset(sz, 0, sizeof(sz));
 	for (k = 0; k < a.nbytes; k++) {
 		S_size *z = &sz[k];
 		z->bytes = a.bytes[k];
 		z->msg_bits = 8ULL * z->bytes;
-		z->msg = malloc(z->bytes);
+		z->msg = S_place(z->bytes, &place, &msg_offset[k]);
 		z->cycles = malloc((size_t)a.blocks * sizeof(uint64_t));
 		z->nanos = malloc((size_t)a.blocks * sizeof(uint64_t));
 		z->samples = malloc(((size_t)a.samples + 1) * sizeof(uint64_t));
@@ -530,7 +640,15 @@ int main(int argc, char **argv)
 		S_memory_call(&c, outlen);
 	}
 
+	/* the stack the calls run on, lowered by an offset of its own from the same seed: the third
+	 * placement that repeats in every process without it */
+	if (a.placement_seed) {
+		stack_offset = (unsigned)(S_next(&place) % (S_PAGE / 16)) * 16;
+		stack_pad = alloca(stack_offset + 16);
+		stack_pad[0] = 0;
+	}
 	/* warm-up, which also times calls for the calibration and brings the core to its clock */
+	S_turn_wait();
 	S_warm(fn, &a, sz, out, outlen);
 	/* what the machine did meanwhile: the machine's speed just before and just after the timed
 	 * calls, the times this process was switched out against its will, the host's steal time
@@ -538,11 +656,15 @@ int main(int argc, char **argv)
 	switches0 = S_status_value(status_fd, "nonvoluntary_ctxt_switches");
 	steal0 = S_steal_ticks(stat_fd, a.cpu);
 	sent_before = hb_sentinel_time(&counter);
+	S_turn_pass(0);
 	S_blocks(fn, &a, sz, &counter, out, outlen);
+	S_turn_wait();
+	S_singles(fn, &a, sz, &counter, out, outlen);
 	sent_after = hb_sentinel_time(&counter);
 	switches1 = S_status_value(status_fd, "nonvoluntary_ctxt_switches");
 	steal1 = S_steal_ticks(stat_fd, a.cpu);
 	peak_rss = S_status_value(status_fd, "VmHWM");
+	S_turn_pass(1);
 
 	/* printed only now, so a failure leaves one error object and nothing else */
 	S_printf("{\"counter\": \"%s\", \"cpu\": %d, \"message_seed\": %llu, \"order_seed\": %llu, "
@@ -551,7 +673,9 @@ int main(int argc, char **argv)
 		S_printf("%s", k ? ", " : "");
 		S_print_size(&a, &sz[k]);
 	}
-	S_printf("], \"sentinel\": {\"before\": {\"cycles\": %llu, \"ns\": %llu}, "
+	S_printf("]");
+	S_print_place(&a, out_offset, stack_offset, msg_offset);
+	S_printf(", \"sentinel\": {\"before\": {\"cycles\": %llu, \"ns\": %llu}, "
 		"\"after\": {\"cycles\": %llu, \"ns\": %llu}}", (unsigned long long)sent_before.cycles,
 		(unsigned long long)sent_before.ns, (unsigned long long)sent_after.cycles,
 		(unsigned long long)sent_after.ns);

@@ -49,8 +49,20 @@ hb_driver_setup hb_run_driver(const hb_run *r)
 {
 	hb_driver_setup d = { r->o->measure_exe, hb_counter_name(&r->counter), r->cpu,
 		r->prof->blocks, r->prof->samples, r->prof->block_us, r->prof->warmup_ms,
-		r->prof->max_calls };
+		r->prof->max_calls, 0, 0 };
 	return d;
+}
+
+unsigned long long hb_pass_seed(unsigned long long campaign_seed, int pass, int which)
+{
+	/* splitmix64's finaliser over the campaign's seed, the pass and which stream: below 2^63,
+	 * as JSON readers take integers, and never 0, which the driver reads as "no placement" */
+	unsigned long long z = campaign_seed + 0x9e3779b97f4a7c15ULL * (2ULL * (unsigned)pass +
+		(unsigned)which + 1);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z = (z ^ (z >> 31)) >> 1;
+	return z ? z : 1;
 }
 
 /* The fastest block of one size, in cycles per call; -1 without blocks. */
@@ -190,8 +202,12 @@ json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b
 	int calm = 1;
 	size_t i;
 
-	hb_driver_cmd_init(&drv, &setup, b->library, bytes, calls_s,
-		0x6f72646572ULL + (unsigned long long)pass, inst->digest_bits);
+	/* each pass its own order of the sizes and placement of the buffers, drawn from the
+	 * campaign's seed, so that the passes sample what would otherwise repeat in every pass of
+	 * every campaign (measurement-quality.md) */
+	setup.placement_seed = hb_pass_seed(r->seed, pass, 1);
+	hb_driver_cmd_init(&drv, &setup, b->library, bytes, calls_s, hb_pass_seed(r->seed, pass, 0),
+		inst->digest_bits);
 	memset(&run, 0, sizeof(run));
 	cmd = S_command(&drv);
 	load_before = S_loadavg();
@@ -253,6 +269,8 @@ json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b
 				S_fastest(json_object_get(z, "trials")));
 			json_object_set_new(e, "message_seed", json_incref(json_object_get(child,
 				"message_seed")));
+			if (json_object_get(child, "placement"))
+				json_object_set(e, "placement", json_object_get(child, "placement"));
 			if (json_object_get(child, "driver_start"))
 				json_object_set(e, "driver_start", json_object_get(child, "driver_start"));
 			if (run.output_len) {

@@ -350,6 +350,7 @@ static void hb_confine_job_defaults(hb_confine_job *job)
 	memset(job, 0, sizeof(*job));
 	job->exe_fd = -1;
 	job->lib_fd = -1;
+	job->baton_fd = -1;
 	if (S.disabled)
 		return;
 	job->sandboxed = 1;
@@ -566,10 +567,17 @@ int hb_sandbox_call(hb_child *out, const char *library, unsigned timeout_s, hb_c
 
 int hb_sandbox_exec(hb_child *out, const char *library, unsigned timeout_s, char *const argv[])
 {
+	return hb_sandbox_exec_baton(out, library, timeout_s, argv, -1);
+}
+
+int hb_sandbox_exec_baton(hb_child *out, const char *library, unsigned timeout_s,
+	char *const argv[], int baton_fd)
+{
 	hb_confine_job job;
 	int rc;
 	S_ensure();
 	hb_confine_job_defaults(&job);
+	job.baton_fd = baton_fd;
 	job.argv = argv;
 	job.timeout_s = timeout_s;
 	job.exe_fd = open(argv[0], O_PATH | O_CLOEXEC);

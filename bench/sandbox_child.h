@@ -23,6 +23,9 @@
 
 #define HB_CONFINE_NOFILE 16 /* open files a child may have */
 #define HB_CONFINE_EXE_FD (HB_CHILD_FILTER_FD + 1) /* exec path: the driver, until it runs */
+#if HB_CHILD_BATON_FD != HB_CONFINE_EXE_FD + 1
+#error "the baton follows the driver's descriptor (confine.c S_fds)"
+#endif
 
 /* One child's setup, as the parent prepared it. */
 typedef struct {
@@ -33,6 +36,7 @@ typedef struct {
 	int exe_fd;            /* exec path: the driver, opened by the parent */
 	int lib_fd;            /* sandboxed: a memfd copy of the library */
 	int result_w, report_w, output_w;
+	int baton_fd;          /* exec path: the turns with a partner driver, -1: none */
 	const char *workdir;   /* sandboxed: the private working folder */
 	unsigned timeout_s;
 	int probe;             /* report what fails instead of stopping */

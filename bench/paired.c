@@ -1,0 +1,97 @@
+/* paired.c — a ratio from blocks timed side by side (duet.c): each pair of adjacent blocks gives
+ * one ratio, the figure is the median of all pairs, its 95 % interval a two-level bootstrap (the
+ * passes resampled, then the pairs within each), so that it takes in what changes from one
+ * process to the next (the placement in memory) as well as the host's moments; and a verdict
+ * against a noise threshold, as Criterion.rs reports a change. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hbcampaign.h"
+
+#define S_RESAMPLES 2000
+
+static int S_cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+static double S_median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), S_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* splitmix64: the bootstrap's draws, from a recorded seed so that the interval can be redone */
+static unsigned long long S_next(unsigned long long *x)
+{
+	unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+const char *hb_paired_verdict(double low, double high, double noise_pct)
+{
+	if (low > 1 + noise_pct / 100)
+		return "slower";
+	if (high < 1 - noise_pct / 100)
+		return "faster";
+	return "within noise";
+}
+
+int hb_paired_of(hb_paired *out, double *const *ratios, const size_t *n, size_t passes,
+	double noise_pct, unsigned long long seed)
+{
+	size_t total = 0, most = 0, p, i, r, k;
+	double *all, *boot, *est;
+
+	memset(out, 0, sizeof(*out));
+	for (p = 0; p < passes; p++)
+		for (i = 0; i < n[p]; i++)
+			if (!(ratios[p][i] > 0) || !isfinite(ratios[p][i]))
+				return hb_error_set("pass %zu, pair %zu: a ratio of %g is not a ratio of two "
+					"times", p + 1, i + 1, ratios[p][i]);
+	for (p = 0; p < passes; p++) {
+		total += n[p];
+		most = n[p] > most ? n[p] : most;
+	}
+	if (total == 0)
+		return hb_error_set("no pair of blocks to compare");
+	all = malloc(total * sizeof(*all));
+	boot = malloc(passes * most * sizeof(*boot)); /* a resample may draw the largest pass each time */
+	est = malloc(S_RESAMPLES * sizeof(*est));
+	if (!all || !boot || !est)
+		abort();
+	for (p = 0, k = 0; p < passes; p++)
+		for (i = 0; i < n[p]; i++)
+			all[k++] = ratios[p][i];
+	out->ratio = S_median(all, total);
+	out->pairs = total;
+	out->passes = passes;
+	out->seed = seed;
+	for (r = 0; r < S_RESAMPLES; r++) {
+		size_t m = 0;
+		for (p = 0; p < passes; p++) {
+			size_t q = (size_t)(S_next(&seed) % passes);
+			for (i = 0; i < n[q]; i++)
+				boot[m++] = ratios[q][S_next(&seed) % n[q]];
+		}
+		est[r] = m ? S_median(boot, m) : out->ratio;
+	}
+	qsort(est, S_RESAMPLES, sizeof(*est), S_cmp_double);
+	/* the percentile interval of the median: 2.5 % and 97.5 % of the resamples */
+	out->low = est[(size_t)(0.025 * S_RESAMPLES)];
+	out->high = est[(size_t)(0.975 * S_RESAMPLES) - 1];
+	if (out->low > out->ratio)
+		out->low = out->ratio;
+	if (out->high < out->ratio)
+		out->high = out->ratio;
+	out->noise_pct = noise_pct;
+	out->verdict = hb_paired_verdict(out->low, out->high, noise_pct);
+	free(all);
+	free(boot);
+	free(est);
+	return 0;
+}
