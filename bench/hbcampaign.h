@@ -97,6 +97,8 @@ int hb_campaign_system_json(char **out, const hb_campaign_opts *o);
 #define HB_HISTORY_KEEP 50         /* history.json keeps the last this many campaigns */
 #define HB_HISTORY_FLOOR_MIN_PCT 0.2  /* a floor from the history is never below this */
 #define HB_HISTORY_FLOOR_MAX_PCT 10.0 /* nor above this */
+#define HB_HISTORY_QUANTILE 0.90      /* the floor: this share of the yardsticks' figures lay
+                                       * within it of their own median (calibrated: A/A) */
 #define HB_TARGET_PCT 2.0          /* an interval wider than ± this is wide, without --precision */
 
 /* A campaign's measuring: passes over every library, each timing every size in blocks. */
@@ -281,10 +283,11 @@ int hb_sentinel_write(const hb_sentinel *s, const char *sysdir);
  * error naming the file and the field when it is damaged. */
 int hb_history_load(json_t **out, const char *path);
 /* The floor from the campaigns of history on cpu with counter, but the one that started at
- * start (a resumed campaign): 1.96 times the machine's drift between them, the median over the
- * yardstick figures in HB_HISTORY_MIN or more of them of 1.4826 times the median absolute
- * deviation of log(cycles/byte) (the sentinel's best when there is no such figure), within
- * [HB_HISTORY_FLOOR_MIN_PCT, HB_HISTORY_FLOOR_MAX_PCT]; the default with fewer campaigns. */
+ * start (a resumed campaign): the machine's drift between them, the HB_HISTORY_QUANTILE
+ * quantile of how far each yardstick figure in HB_HISTORY_MIN or more of them lay from its own
+ * median, |log(cycles/byte / median)| pooled over the figures (the sentinel's best when there
+ * is no such figure), within [HB_HISTORY_FLOOR_MIN_PCT, HB_HISTORY_FLOOR_MAX_PCT]; the default
+ * with fewer campaigns. */
 void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *counter,
 	const char *start);
 /* How far best lies from the median sentinel best of those campaigns, % (> 0: slower); NAN with

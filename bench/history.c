@@ -133,9 +133,8 @@ static int S_earlier(json_t *e, int cpu, const char *counter, const char *start)
 		strcmp(c, counter) == 0 && !(s && start && strcmp(s, start) == 0);
 }
 
-/* 1.4826 times the median absolute deviation of log(v[0..n)), in %: the relative standard
- * deviation, were they normal, without being swayed by a few far ones. v is reordered. */
-static double S_robust_spread_pct(double *v, size_t n)
+/* How far each of v[0..n) lies from their median, |log(v / median)| in %, appended to dev. */
+static void S_deviations(double *dev, size_t *ndev, double *v, size_t n)
 {
 	double m;
 	size_t i;
@@ -143,8 +142,21 @@ static double S_robust_spread_pct(double *v, size_t n)
 		v[i] = log(v[i]);
 	m = hb_median(v, n);
 	for (i = 0; i < n; i++)
-		v[i] = fabs(v[i] - m);
-	return 1.4826 * hb_median(v, n) * 100;
+		dev[(*ndev)++] = fabs(v[i] - m) * 100;
+}
+
+static int S_cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The HB_HISTORY_QUANTILE quantile of dev[0..n) (nearest rank). */
+static double S_quantile(double *dev, size_t n)
+{
+	size_t r = (size_t)ceil(HB_HISTORY_QUANTILE * (double)n);
+	qsort(dev, n, sizeof(*dev), S_cmp_dbl);
+	return dev[r > 0 ? r - 1 : 0];
 }
 
 void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *counter,
@@ -152,8 +164,8 @@ void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *count
 {
 	json_t *e, *y, *seen = json_object(), *vals;
 	const char *key;
-	size_t i, k, n = 0, nf = 0, cap = json_array_size(history) + 1;
-	double *v = malloc(cap * sizeof(*v)), *spreads = NULL, drift = -1;
+	size_t i, k, n = 0, nf = 0, ndev = 0, cap = json_array_size(history) + 1;
+	double *v = malloc(cap * sizeof(*v)), *dev = NULL, drift = -1;
 
 	if (!v)
 		abort();
@@ -180,8 +192,8 @@ void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *count
 	}
 	if (n < HB_HISTORY_MIN)
 		goto out;
-	spreads = malloc((json_object_size(seen) + 1) * sizeof(*spreads));
-	if (!spreads)
+	dev = malloc((json_object_size(seen) + 1) * cap * sizeof(*dev));
+	if (!dev)
 		abort();
 	json_object_foreach(seen, key, vals) {
 		size_t m = 0;
@@ -191,10 +203,11 @@ void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *count
 		json_array_foreach(vals, k, x)
 			if (m < cap)
 				v[m++] = json_number_value(x);
-		spreads[nf++] = S_robust_spread_pct(v, m);
+		S_deviations(dev, &ndev, v, m);
+		nf++;
 	}
 	if (nf > 0) {
-		drift = hb_median(spreads, nf);
+		drift = S_quantile(dev, ndev);
 		out->why = "history (yardsticks' headlines)";
 	} else {
 		size_t m = 0;
@@ -206,21 +219,22 @@ void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *count
 		}
 		if (m < HB_HISTORY_MIN)
 			goto out;
-		drift = S_robust_spread_pct(v, m);
+		S_deviations(dev, &ndev, v, m);
+		drift = S_quantile(dev, ndev);
 		out->why = "history (the sentinel's best)";
 	}
 	out->source = "history";
 	out->campaigns = n;
 	out->figures = nf;
 	out->drift_pct = drift;
-	out->pct = 1.96 * drift;
+	out->pct = drift;
 	if (out->pct < HB_HISTORY_FLOOR_MIN_PCT)
 		out->pct = HB_HISTORY_FLOOR_MIN_PCT;
 	if (out->pct > HB_HISTORY_FLOOR_MAX_PCT)
 		out->pct = HB_HISTORY_FLOOR_MAX_PCT;
 out:
 	json_decref(seen);
-	free(spreads);
+	free(dev);
 	free(v);
 }
 

@@ -229,14 +229,14 @@ static const char *S_floor_history(hg_arena *a, const hg_system *s)
 			s->floor_pct);
 	else
 		how = hg_printf(a, " On this system it was set from its history (history.json, one entry "
-			"per campaign) of %lld earlier campaigns on its timing CPU: 1.96 times the "
-			"machine's drift from one campaign to the next, %.2f %%, %s, kept between 0.2 and "
-			"10 %%.", s->history_campaigns, s->drift_pct, s->history_figures > 0 ?
-			hg_printf(a, "the median over %lld yardstick figures (SM3 and SHA-256 at 1 KiB and "
-			"more) of the robust spread of each one's headline (1.4826 times the median "
-			"absolute deviation of its logarithm)", s->history_figures) :
-			"the robust spread of the sentinel's best (1.4826 times the median absolute "
-			"deviation of its logarithm), no yardstick having been measured often enough");
+			"per campaign) of %lld earlier campaigns on its timing CPU: the machine's drift from "
+			"one campaign to the next, %.2f %%, %s, kept between 0.2 and 10 %%.",
+			s->history_campaigns, s->drift_pct, s->history_figures > 0 ?
+			hg_printf(a, "the distance from its own median within which 90 %% of the headlines "
+			"of %lld yardstick figures (SM3 and SHA-256 at 1 KiB and more) lay, over those "
+			"campaigns", s->history_figures) :
+			"the distance from their median within which 90 % of the sentinel's best readings "
+			"of those campaigns lay, no yardstick having been measured often enough");
 	if (isfinite(s->speed_vs_history_pct) && fabs(s->speed_vs_history_pct) > s->floor_pct)
 		speed = hg_printf(a, " This campaign's machine was %.1f %% %s than its history (the "
 			"median of those campaigns' sentinel best).", fabs(s->speed_vs_history_pct),

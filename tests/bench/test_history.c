@@ -37,8 +37,9 @@ static json_t *S_figure(const char *impl, int bytes, double cpb)
 
 Test(history, floor_from_the_yardsticks_spread)
 {
-	/* log(cpb) 0.01 and 0.005 either side of the median: median absolute deviation 0.005, so a
-	 * robust spread of 1.4826 × 0.5 % and a floor of 1.96 times that */
+	/* log(cpb) 0.01 and 0.005 either side of the median, and a second figure twice as far:
+	 * deviations 0, 0.5, 0.5, 1, 1 % and 0, 1, 1, 2, 2 %, pooled; 90 % of them lie within 2 %
+	 * (the ninth of ten), the floor */
 	static const double d[] = { -0.01, -0.005, 0, 0.005, 0.01 };
 	json_t *h = json_array();
 	hb_floor f;
@@ -46,7 +47,7 @@ Test(history, floor_from_the_yardsticks_spread)
 
 	for (i = 0; i < 5; i++) {
 		json_t *y = S_figure("reference", 4096, 8.0 * exp(d[i]));
-		/* a second figure, twice as spread: the floor is the median over figures */
+		/* a second figure, twice as spread: the deviations of both are pooled */
 		json_array_extend(y, S_figure("openssl", 4096, 4.0 * exp(2 * d[i])));
 		if (i < 2) /* a figure of two campaigns only does not count */
 			json_array_extend(y, S_figure("openssl", 65536, i ? 4.0 : 9.0));
@@ -59,8 +60,8 @@ Test(history, floor_from_the_yardsticks_spread)
 	cr_expect_str_eq(f.source, "history");
 	cr_expect_eq(f.campaigns, 5);
 	cr_expect_eq(f.figures, 2);
-	cr_expect_float_eq(f.drift_pct, 1.4826 * (0.5 + 1.0) / 2, 1e-9, "%f", f.drift_pct);
-	cr_expect_float_eq(f.pct, 1.96 * 1.4826 * 0.75, 1e-9, "%f", f.pct);
+	cr_expect_float_eq(f.drift_pct, 2.0, 1e-9, "%f", f.drift_pct);
+	cr_expect_float_eq(f.pct, 2.0, 1e-9, "%f", f.pct);
 	/* another counter's readings are not comparable: no history */
 	hb_history_floor(&f, h, 2, "perf-cycles", "2027-01-01T10:31:00Z");
 	cr_expect_str_eq(f.source, "default");
@@ -78,8 +79,9 @@ Test(history, floor_from_the_sentinel_without_yardsticks)
 	cr_expect_str_eq(f.source, "history");
 	cr_expect_eq(f.figures, 0);
 	cr_expect(strstr(f.why, "sentinel") != NULL, "%s", f.why);
-	cr_expect_float_eq(f.drift_pct, 1.4826 * log(1010.0 / 1000.0) * 100, 1e-9, "%f", f.drift_pct);
-	cr_expect_float_eq(f.pct, 1.96 * f.drift_pct, 1e-9);
+	/* the farthest of three readings: 990 from the median 1000 */
+	cr_expect_float_eq(f.drift_pct, -log(990.0 / 1000.0) * 100, 1e-9, "%f", f.drift_pct);
+	cr_expect_float_eq(f.pct, f.drift_pct, 1e-9);
 	json_decref(h);
 }
 

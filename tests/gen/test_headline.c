@@ -307,9 +307,10 @@ Test(headline, the_method_page_says_how_the_floor_was_set)
 	cr_expect(strstr(md, "(<code>floor_pct</code> in the record, on this system ± 0.83 %)") !=
 		NULL, "%s", md);
 	cr_expect(strstr(md, "the host's state then. On this system it was set from its history "
-		"(history.json, one entry per campaign) of 7 earlier campaigns on its timing CPU: 1.96 "
-		"times the machine's drift from one campaign to the next, 0.42 %, the median over 4 "
-		"yardstick figures") != NULL, "%s", md);
+		"(history.json, one entry per campaign) of 7 earlier campaigns on its timing CPU: the "
+		"machine's drift from one campaign to the next, 0.42 %, the distance from its own median "
+		"within which 90 % of the headlines of 4 yardstick figures (SM3 and SHA-256 at 1 KiB and "
+		"more) lay, over those campaigns") != NULL, "%s", md);
 	cr_expect(strstr(md, "This campaign's machine was 3.2 % slower than its history") != NULL,
 		"%s", md);
 	free(md);
