@@ -80,6 +80,10 @@ static int S_check_entry(json_t *e, const char *path, size_t i)
 		if (!json_is_number(c) || !(json_number_value(c) > 0) ||
 			!isfinite(json_number_value(c)))
 			return S_bad(path, field, i, "expected a number above 0");
+		snprintf(field, sizeof(field), "yardsticks[%zu].interval_state", k);
+		if (json_object_get(y, "interval_state") &&
+			!json_is_string(json_object_get(y, "interval_state")))
+			return S_bad(path, field, i, "expected a string");
 	}
 	return 0;
 }
@@ -180,7 +184,13 @@ void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *count
 			continue;
 		n++;
 		json_array_foreach(json_object_get(e, "yardsticks"), k, y) {
-			char *fk = hb_sprintf("%s/%s/%lld", json_string_value(json_object_get(y, "instance")),
+			const char *st = json_string_value(json_object_get(y, "interval_state"));
+			char *fk;
+			/* a figure its own campaign marked wide or unconfirmed carries its own
+			 * uncertainty: one noisy campaign must not widen every later one's floor */
+			if (st && strcmp(st, "narrow") != 0)
+				continue;
+			fk = hb_sprintf("%s/%s/%lld", json_string_value(json_object_get(y, "instance")),
 				json_string_value(json_object_get(y, "implementation")),
 				(long long)json_integer_value(json_object_get(y, "message_bytes")));
 			if (!(vals = json_object_get(seen, fk)))
@@ -304,7 +314,7 @@ static json_t *S_yardstick_figures(const hb_run *r)
 			for (s = 0; s < r->nsizes; s++) {
 				char *path;
 				json_t *j, *cpb;
-				const char *started;
+				const char *started, *state;
 				if (r->sizes[s] < YARDSTICK_MIN_BYTES)
 					continue;
 				path = hb_sprintf("%s/records/%s/%s%s%s__hash_%llu.json", r->sysdir,
@@ -313,16 +323,18 @@ static json_t *S_yardstick_figures(const hb_run *r)
 				j = json_load_file(path, 0, NULL);
 				free(path);
 				cpb = json_object_get(json_object_get(j, "headline"), "cycles_per_byte");
+				state = json_string_value(json_object_get(json_object_get(json_object_get(j,
+					"headline"), "interval"), "state"));
 				started = json_string_value(json_object_get(json_object_get(j, "environment"),
 					"started"));
 				if (json_is_number(cpb) && json_number_value(cpb) > 0 && started &&
 					strcmp(started, r->start) >= 0 &&
 					json_is_string(json_object_get(j, "status")) &&
 					strcmp(json_string_value(json_object_get(j, "status")), "ok") == 0)
-					json_array_append_new(out, json_pack("{s:s, s:s, s:I, s:f}", "instance",
-						S_yardsticks[a].instance, "implementation", S_impls[i],
+					json_array_append_new(out, json_pack("{s:s, s:s, s:I, s:f, s:s?}",
+						"instance", S_yardsticks[a].instance, "implementation", S_impls[i],
 						"message_bytes", (json_int_t)r->sizes[s], "cycles_per_byte",
-						json_number_value(cpb)));
+						json_number_value(cpb), "interval_state", state));
 				json_decref(j);
 			}
 	return out;

@@ -234,7 +234,7 @@ static const char *S_floor_history(hg_arena *a, const hg_system *s)
 			s->history_campaigns, s->drift_pct, s->history_figures > 0 ?
 			hg_printf(a, "the distance from its own median within which 90 %% of the headlines "
 			"of %lld yardstick figures (SM3 and SHA-256 at 1 KiB and more) lay, over those "
-			"campaigns", s->history_figures) :
+			"campaigns, each headline whose own interval was narrow", s->history_figures) :
 			"the distance from their median within which 90 % of the sentinel's best readings "
 			"of those campaigns lay, no yardstick having been measured often enough");
 	if (isfinite(s->speed_vs_history_pct) && fabs(s->speed_vs_history_pct) > s->floor_pct)

@@ -102,6 +102,32 @@ Test(history, fewer_than_three_campaigns_give_the_default)
 	json_decref(h);
 }
 
+/* A noisy campaign whose own intervals said so (wide, unconfirmed) is left out of the drift: one
+ * campaign 25 % slow among calm ones must not widen every later campaign's floor. */
+Test(history, figures_their_campaign_marked_are_not_drift)
+{
+	json_t *h = json_array(), *y;
+	hb_floor f;
+	int i;
+	for (i = 0; i < 6; i++) {
+		y = S_figure("reference", 4096, i == 3 ? 10.0 : 8.0 * (1 + 0.001 * i));
+		if (i == 3)
+			json_object_set_new(json_array_get(y, 0), "interval_state", json_string("wide"));
+		else
+			json_object_set_new(json_array_get(y, 0), "interval_state", json_string("narrow"));
+		json_array_append_new(h, S_entry(i, 2, 1000, y));
+	}
+	hb_history_floor(&f, h, 2, "tsc", NULL);
+	cr_expect_str_eq(f.source, "history");
+	cr_expect(f.pct < 0.5, "the wide figure moved the floor to %f", f.pct);
+	/* the same history without the marks: the slow campaign is drift like any other */
+	json_object_del(json_array_get(json_object_get(json_array_get(h, 3), "yardsticks"), 0),
+		"interval_state");
+	hb_history_floor(&f, h, 2, "tsc", NULL);
+	cr_expect_gt(f.pct, 10 - 1e-9, "%f", f.pct);
+	json_decref(h);
+}
+
 Test(history, floor_bounds)
 {
 	json_t *calm = json_array(), *wild = json_array();
@@ -153,6 +179,17 @@ Test(history, a_damaged_file_is_named_with_its_field)
 	cr_expect_lt(hb_history_load(&h, path), 0);
 	cr_expect(strstr(hb_error_last(), "campaigns[1].cpu: expected an integer"), "%s",
 		hb_error_last());
+	free(good);
+	h = json_array();
+	json_array_append_new(h, S_entry(0, 2, 1000, S_figure("reference", 4096, 8.0)));
+	json_object_set_new(json_array_get(json_object_get(json_array_get(h, 0), "yardsticks"), 0),
+		"interval_state", json_integer(1));
+	good = json_dumps(json_pack("{s:s, s:o}", "schema", "hashbench.history/1", "campaigns", h),
+		0);
+	hbt_write(path, good, strlen(good));
+	cr_expect_lt(hb_history_load(&h, path), 0);
+	cr_expect(strstr(hb_error_last(), "campaigns[0].yardsticks[0].interval_state: expected a "
+		"string"), "%s", hb_error_last());
 	free(good);
 	free(path);
 	free(dir);
