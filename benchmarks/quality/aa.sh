@@ -16,9 +16,13 @@
 # it; every headline more than 5 % from the calm campaign's must have an interval that holds the
 # calm figure or be marked, and the script says which do not.
 #
-# Takes about PAIRS x 25 s plus 20 s. Environment: HASHBENCH, KEEP=1, PAIRS, ONLY, PROFILE
-# (default quick), CPU (the timing CPU, default the campaign's own choice), HOG, HOG_SECONDS,
-# HOG_AT, ARGS (extra options of every campaign).
+# With HISTORY=N (default 0) the campaigns share one history of the machine, as the campaigns of
+# one system do (data/<system>/history.json, whose drift sets the interval's floor): N quick
+# campaigns build it first, and every campaign after starts from the history the one before left.
+#
+# Takes about PAIRS x 25 s plus 20 s (and N x 12 s). Environment: HASHBENCH, KEEP=1, PAIRS, ONLY,
+# PROFILE (default quick), CPU (the timing CPU, default the campaign's own choice), HOG,
+# HOG_SECONDS, HOG_AT, HISTORY, ARGS (extra options of every campaign).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -28,6 +32,7 @@ PROFILE=${PROFILE:-quick}
 HOG=${HOG:-1}
 HOG_SECONDS=${HOG_SECONDS:-10}
 HOG_AT=${HOG_AT:-1}
+HISTORY=${HISTORY:-0}
 cpu_args=()
 [ -n "${CPU:-}" ] && cpu_args=(--cpu "$CPU")
 
@@ -35,17 +40,30 @@ cpu_args=()
 run() {
 	local sys=$1 data=$2 t0 t1
 	shift 2
+	if [ -f "$TMP/history.json" ]; then
+		mkdir -p "$data/$sys"
+		cp "$TMP/history.json" "$data/$sys/history.json"
+	fi
 	t0=$(date +%s%N)
 	# shellcheck disable=SC2086 # ARGS is a list of options
 	quality_campaign "$TMP/$sys.log" --system "$sys" --profile "$PROFILE" --only "$ONLY" --fresh \
 		--data "$data" --work "$TMP/work" "${cpu_args[@]}" ${ARGS:-} "$@" | sed 's/^/  /'
 	t1=$(date +%s%N)
+	if [ "$HISTORY" != 0 ] && [ -f "$data/$sys/history.json" ]; then
+		cp "$data/$sys/history.json" "$TMP/history.json"
+	fi
 	python3 -c 'import sys; print((int(sys.argv[2]) - int(sys.argv[1])) / 1e9)' "$t0" "$t1" \
 		>"$TMP/$sys.time"
 }
 
 quality_machine
 echo
+if [ "$HISTORY" != 0 ]; then
+	echo "history: $HISTORY campaigns of $ONLY before the pairs"
+	for h in $(seq 1 "$HISTORY"); do
+		run "h$h" "$TMP/h$h"
+	done
+fi
 for p in $(seq 1 "$PAIRS"); do
 	echo "pair $p: two $PROFILE campaigns of $ONLY back to back"
 	run "a$p" "$TMP/a$p"
