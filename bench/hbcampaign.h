@@ -119,6 +119,8 @@ typedef struct {
 	size_t campaigns;         /* the earlier campaigns it was drawn from (0: default) */
 	size_t figures;           /* the yardstick figures it was drawn from (0: the sentinel's) */
 	double drift_pct;         /* the machine's drift between campaigns, %; < 0 when default */
+	double sentinel_median;   /* the median of those campaigns' sentinel best, cycles; <= 0
+	                           * without a history */
 } hb_floor;
 
 typedef struct {
@@ -212,6 +214,9 @@ int hb_pass_headline(json_t **out, const char **state, json_t *entries, unsigned
 typedef struct {
 	double best, low, high;     /* the headline and its bounds, cycles per call */
 	double half_pct;            /* the half-width in % of the headline */
+	double speed_pct;           /* the machine against its history when the figure was taken
+	                             * (the sentinel's usual best so far against the history's
+	                             * median), % (> 0: slower); 0 without a history */
 	size_t passes, order;       /* pass minima used; the j-th fastest bounds it */
 	double target_pct;
 	double floor_pct;           /* the floor it was never narrower than */

@@ -178,6 +178,7 @@ void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *count
 	out->why = S_default_why;
 	out->campaigns = out->figures = 0;
 	out->drift_pct = -1;
+	out->sentinel_median = -1;
 	/* every figure's values over the earlier campaigns, keyed instance/implementation/bytes */
 	json_array_foreach(history, i, e) {
 		if (!S_earlier(e, cpu, counter, start))
@@ -202,6 +203,16 @@ void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *count
 	}
 	if (n < HB_HISTORY_MIN)
 		goto out;
+	{
+		size_t m = 0;
+		json_array_foreach(history, i, e) {
+			json_t *b = json_object_get(e, "sentinel_best_cycles");
+			if (S_earlier(e, cpu, counter, start) && json_is_number(b))
+				v[m++] = json_number_value(b);
+		}
+		if (m >= HB_HISTORY_MIN)
+			out->sentinel_median = hb_median(v, m);
+	}
 	dev = malloc((json_object_size(seen) + 1) * cap * sizeof(*dev));
 	if (!dev)
 		abort();

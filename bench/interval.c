@@ -1,9 +1,10 @@
 /* interval.c — the headline's 95 % interval from its pass minima: the headline ± the distance to
  * the j-th fastest pass (the union of the percentile and basic bootstrap intervals of the
  * minimum over passes), never narrower than a floor (the campaign's, from the system's history:
- * history.c); and its state: narrow, wide (above the precision asked for) or unconfirmed (no
+ * history.c) nor than how far the machine's speed lay from that history; and its state: narrow, wide (above the precision asked for) or unconfirmed (no
  * calm pass within it, and then at least as wide as the machine was slow around the pass that
  * gave the figure). */
+#include <math.h>
 #include <stdlib.h>
 
 #include <jansson.h>
@@ -14,6 +15,7 @@ typedef struct {
 	double m;      /* a pass's fastest block, cycles per call */
 	int calm;
 	double slow;   /* how much slower than its usual best the sentinel found the machine, % */
+	double ref;    /* the sentinel's usual best when the pass ran, cycles; 0 unknown */
 } S_pass;
 
 /* The sentinel's reading nearer the machine's usual best, before or after the pass, as a
@@ -69,6 +71,8 @@ int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct, const hb
 			continue;
 		p[k].m = m;
 		p[k].slow = S_slow(json_object_get(e, "sentinel"));
+		p[k].ref = json_number_value(json_object_get(json_object_get(e, "sentinel"),
+			"reference"));
 		p[k++].calm = json_is_true(json_object_get(e, "calm"));
 	}
 	if (k == 0) {
@@ -88,6 +92,13 @@ int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct, const hb
 	if (w < iv->floor_pct)
 		w = iv->floor_pct;
 	iv->state = "narrow";
+	/* a machine slower or faster than its history, by the sentinel's usual best so far against
+	 * the history's median: another campaign, at the machine's usual speed, may put the figure
+	 * that far away (a host slow for a whole campaign keeps its passes in agreement) */
+	iv->speed_pct = floor && floor->sentinel_median > 0 && p[0].ref > 0 ?
+		(p[0].ref - floor->sentinel_median) / floor->sentinel_median * 100 : 0;
+	if (w < fabs(iv->speed_pct))
+		w = fabs(iv->speed_pct);
 	for (i = 0; i < k && p[i].m <= h * (1 + w / 100) && !p[i].calm; i++)
 		;
 	if (k < 2 || i == k || p[i].m > h * (1 + w / 100)) {
@@ -111,11 +122,14 @@ int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct, const hb
 json_t *hb_interval_json(const hb_interval *iv, unsigned long long bytes)
 {
 	double b = (double)bytes;
-	return json_pack("{s:s, s:f, s:I, s:I, s:f, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:s}",
+	json_t *j = json_pack("{s:s, s:f, s:I, s:I, s:f, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:s}",
 		"method", HB_INTERVAL_METHOD, "level", HB_INTERVAL_LEVEL, "passes",
 		(json_int_t)iv->passes, "order", (json_int_t)iv->order, "floor_pct", iv->floor_pct,
 		"floor_source", iv->floor_source, "half_width_pct",
 		iv->half_pct, "low_cycles_per_call", iv->low, "high_cycles_per_call", iv->high,
 		"low_cycles_per_byte", iv->low / b, "high_cycles_per_byte", iv->high / b,
 		"target_pct", iv->target_pct, "state", iv->state);
+	if (j && iv->speed_pct != 0)
+		json_object_set_new(j, "speed_vs_history_pct", json_real(iv->speed_pct));
+	return j;
 }

@@ -134,3 +134,41 @@ Test(interval, an_unconfirmed_figure_is_as_wide_as_the_machine_was_slow)
 	json_decref(calm);
 	json_decref(e);
 }
+
+/* A campaign whose machine runs 9 % slower than its history (the sentinel's usual best so far
+ * against the history's median) keeps its passes in agreement; its interval says how far
+ * another campaign, at the usual speed, may put the figure, and is marked wide. */
+Test(interval, as_wide_as_the_machine_is_off_its_history)
+{
+	static const double m[] = { 1000, 1001, 1002, 1003 };
+	json_t *e = S_entries(m, "cccc", NULL, 4), *x, *j;
+	hb_floor f = { 0.5, "history", "history (yardsticks' headlines)", 5, 4, 0.5, 1000000 };
+	hb_interval iv;
+	size_t i;
+
+	json_array_foreach(e, i, x)
+		json_object_set_new(json_object_get(x, "sentinel"), "reference", json_real(1090000));
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0, &f), 0);
+	cr_expect_float_eq(iv.speed_pct, 9.0, 1e-9);
+	cr_expect_float_eq(iv.half_pct, 9.0, 1e-9, "%f", iv.half_pct);
+	cr_expect_str_eq(iv.state, "wide");
+	j = hb_interval_json(&iv, 1024);
+	cr_expect_float_eq(json_number_value(json_object_get(j, "speed_vs_history_pct")), 9.0, 1e-9);
+	json_decref(j);
+	/* at its usual speed, the floor alone */
+	json_array_foreach(e, i, x)
+		json_object_set_new(json_object_get(x, "sentinel"), "reference", json_real(1001000));
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0, &f), 0);
+	cr_expect_float_eq(iv.half_pct, 0.5, 1e-9, "%f", iv.half_pct);
+	cr_expect_str_eq(iv.state, "narrow");
+	/* no history: nothing to be off */
+	f.sentinel_median = -1;
+	json_array_foreach(e, i, x)
+		json_object_set_new(json_object_get(x, "sentinel"), "reference", json_real(1090000));
+	cr_assert_eq(hb_interval_of(&iv, e, 2.0, &f), 0);
+	cr_expect_float_eq(iv.half_pct, 0.5, 1e-9);
+	j = hb_interval_json(&iv, 1024);
+	cr_expect_null(json_object_get(j, "speed_vs_history_pct"));
+	json_decref(j);
+	json_decref(e);
+}
