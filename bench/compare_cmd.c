@@ -69,6 +69,44 @@ static size_t S_blocks(double *out, size_t cap, json_t *result, unsigned long lo
 	return n;
 }
 
+/* A and B found and built: what the passes run and the output names. */
+typedef struct {
+	hb_catalog *cat[2];
+	const hb_instance *inst[2];
+	hb_build_result *build[2];
+	char *label[2];       /* "SHA-256 (reference)" */
+} S_sides;
+
+static int S_sides_build(S_sides *sd, const hb_compare_opts *o)
+{
+	int s;
+	memset(sd, 0, sizeof(*sd));
+	for (s = 0; s < 2; s++) {
+		if (hb_catalog_open(&sd->cat[s], o->submissions[s], o->supercop) != 0 ||
+			hb_catalog_find(&sd->inst[s], sd->cat[s], o->spec[s]) != 0 ||
+			hb_build(&sd->build[s], sd->inst[s], o->profiles, o->work) != 0) {
+			char *e = hb_strdup(hb_error_last());
+			/* the side named once: the catalog's message names it already */
+			int rc = strncmp(e, o->spec[s], strlen(o->spec[s])) == 0 ? HB_ERROR :
+				hb_error_set("%s: %s", o->spec[s], e);
+			free(e);
+			return rc;
+		}
+		sd->label[s] = hb_sprintf("%s (%s)", sd->inst[s]->name, sd->inst[s]->impl);
+	}
+	return 0;
+}
+
+static void S_sides_free(S_sides *sd)
+{
+	int s;
+	for (s = 0; s < 2; s++) {
+		hb_build_result_free(sd->build[s]);
+		hb_catalog_free(sd->cat[s]);
+		free(sd->label[s]);
+	}
+}
+
 typedef struct {
 	unsigned long long bytes;
 	double *ratios[HB_COMPARE_MAX_PASSES];
@@ -102,13 +140,14 @@ static void S_pair(S_size *z, size_t pass, json_t *const result[2], unsigned rou
 	free(blk[1]);
 }
 
-static json_t *S_side_json(const hb_compare_opts *o, int s)
+static json_t *S_side_json(const S_sides *sd, int s)
 {
 	char hex[65] = "";
-	json_t *j = json_pack("{s:s, s:s, s:s, s:i}", "label", o->label[s], "instance",
-		o->instance[s], "implementation", o->implementation[s], "digest_bits", o->digest_bits[s]);
-	json_object_set_new(j, "library", json_string(o->library[s]));
-	if (hb_sha256_file(hex, o->library[s]) == 0)
+	json_t *j = json_pack("{s:s, s:s, s:s, s:i}", "label", sd->label[s], "instance",
+		sd->inst[s]->name, "implementation", sd->inst[s]->impl, "digest_bits",
+		sd->inst[s]->digest_bits);
+	json_object_set_new(j, "library", json_string(sd->build[s]->library));
+	if (hb_sha256_file(hex, sd->build[s]->library) == 0)
 		json_object_set_new(j, "library_sha256", json_string(hex));
 	return j;
 }
@@ -135,7 +174,8 @@ static json_t *S_size_json(const S_size *z)
 /* One pass: the two drivers taking turns, A leading in even passes and B in odd ones so that
  * neither always goes first; their outcomes into passes (evidence), their pairs into sizes. */
 static int S_pass(json_t *passes, S_size *sizes, size_t nsizes, const hb_compare_opts *o,
-	const hb_driver_setup *setup, const char *bytes, unsigned long long seed, size_t p)
+	const S_sides *sd, const hb_driver_setup *setup, const char *bytes, unsigned long long seed,
+	size_t p)
 {
 	hb_duet_lib lib[2];
 	hb_duet_side side[2];
@@ -145,8 +185,8 @@ static int S_pass(json_t *passes, S_size *sizes, size_t nsizes, const hb_compare
 
 	for (s = 0; s < 2; s++) {
 		int at = s ^ lead; /* the side that runs at position s of the duet */
-		lib[s].library = o->library[at];
-		lib[s].digest_bits = o->digest_bits[at];
+		lib[s].library = sd->build[at]->library;
+		lib[s].digest_bits = sd->inst[at]->digest_bits;
 		lib[s].placement_seed = hb_pass_seed(seed + (unsigned long long)at, (int)p, 1);
 	}
 	if (hb_duet_run(side, setup, lib, bytes, hb_pass_seed(seed, (int)p, 0),
@@ -168,7 +208,7 @@ static int S_pass(json_t *passes, S_size *sizes, size_t nsizes, const hb_compare
 	else {
 		int bad = strcmp(side[lead].status, "ok") != 0 ? 0 : 1; /* A's outcome, else B's */
 		const hb_duet_side *d = &side[bad ^ lead];
-		hb_error_set("pass %zu: %s %s: %s", p + 1, o->label[bad], d->status,
+		hb_error_set("pass %zu: %s %s: %s", p + 1, sd->label[bad], d->status,
 			d->detail ? d->detail : "no detail");
 	}
 	hb_duet_side_clear(&side[0]);
@@ -176,12 +216,12 @@ static int S_pass(json_t *passes, S_size *sizes, size_t nsizes, const hb_compare
 	return ok ? 0 : HB_ERROR;
 }
 
-static void S_print(FILE *f, const hb_compare_opts *o, const S_size *sizes, size_t n,
-	const char *counter, int cpu)
+static void S_print(FILE *f, const hb_compare_opts *o, const S_sides *sd, const S_size *sizes,
+	size_t n, const char *counter, int cpu)
 {
 	size_t i, slower = 0, faster = 0;
 	fprintf(f, "A: %s\nB: %s\nCPU %d, counter %s; %u passes of %u rounds, the two drivers "
-		"taking turns block by block\n\n", o->label[0], o->label[1], cpu, counter, o->passes,
+		"taking turns block by block\n\n", sd->label[0], sd->label[1], cpu, counter, o->passes,
 		o->rounds);
 	fprintf(f, "%9s  %12s  %12s  %9s  %-19s  %s\n", "bytes", "A cyc/byte", "B cyc/byte", "A/B",
 		"95 % interval", "verdict");
@@ -209,10 +249,13 @@ int hb_compare_run(int *out_slower, const hb_compare_opts *o_in)
 	hb_counter counter;
 	hb_driver_setup setup;
 	json_t *passes = json_array(), *doc = NULL, *list;
+	S_sides sd;
 	int rc = 0, lock = -1, cpu;
 
 	*out_slower = 0;
 	memset(sizes, 0, sizeof(sizes));
+	memset(&counter, 0, sizeof(counter));
+	counter.fd = -1;
 	if (!o.passes)
 		o.passes = 6;
 	if (!o.rounds)
@@ -224,16 +267,22 @@ int hb_compare_run(int *out_slower, const hb_compare_opts *o_in)
 	if (o.passes > HB_COMPARE_MAX_PASSES)
 		return hb_error_set("--passes %u: compare takes at most %d", o.passes,
 			HB_COMPARE_MAX_PASSES);
-	if (S_sizes(sz, &nsizes, o.sizes) != 0)
+	if (S_sizes(sz, &nsizes, o.sizes) != 0 || (rc = S_sides_build(&sd, &o)) != 0) {
+		if (rc)
+			S_sides_free(&sd);
+		json_decref(passes);
 		return HB_ERROR;
+	}
 	for (i = 0; i < nsizes; i++) {
 		sizes[i].bytes = sz[i];
 		snprintf(bytes + strlen(bytes), sizeof(bytes) - strlen(bytes), "%s%llu", i ? "," : "",
 			sz[i]);
 	}
 	cpu = o.cpu >= 0 ? o.cpu : S_last_cpu();
-	if (hb_counter_open(&counter, NULL) != 0)
-		return hb_error_set("no counter to time with on this machine");
+	if (hb_counter_open(&counter, NULL) != 0) {
+		rc = hb_error_set("no counter to time with on this machine");
+		goto out;
+	}
 	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
 		seed = hb_now_ns() ^ ((unsigned long long)getpid() << 32);
 	seed >>= 1;
@@ -254,7 +303,7 @@ int hb_compare_run(int *out_slower, const hb_compare_opts *o_in)
 	for (p = 0; p < o.passes; p++) {
 		if (o.progress)
 			fprintf(o.progress, "hashbench: compare pass %zu of %u\n", p + 1, o.passes);
-		if ((rc = S_pass(passes, sizes, nsizes, &o, &setup, bytes, seed, p)) != 0)
+		if ((rc = S_pass(passes, sizes, nsizes, &o, &sd, &setup, bytes, seed, p)) != 0)
 			goto out;
 	}
 	hb_utc_now(finished);
@@ -269,10 +318,10 @@ int hb_compare_run(int *out_slower, const hb_compare_opts *o_in)
 		*out_slower |= strcmp(sizes[i].paired.verdict, "slower") == 0;
 		json_array_append_new(list, S_size_json(&sizes[i]));
 	}
-	S_print(stdout, &o, sizes, nsizes, hb_counter_name(&counter), cpu);
+	S_print(stdout, &o, &sd, sizes, nsizes, hb_counter_name(&counter), cpu);
 	doc = json_pack("{s:s, s:o, s:o, s:i, s:s, s:s, s:s, s:I, s:I, s:f, s:s, s:s, s:I, s:o, "
-		"s:o}", "schema", "hashbench.compare/1", "a", S_side_json(&o, 0), "b",
-		S_side_json(&o, 1), "cpu", cpu, "counter", hb_counter_name(&counter), "started",
+		"s:o}", "schema", "hashbench.compare/1", "a", S_side_json(&sd, 0), "b",
+		S_side_json(&sd, 1), "cpu", cpu, "counter", hb_counter_name(&counter), "started",
 		started, "finished", finished, "passes", (json_int_t)o.passes, "rounds",
 		(json_int_t)o.rounds, "noise_pct", o.noise_pct, "method", "paired-blocks",
 		"interval", "median of the pairs' ratios; 95 % percentile interval of a bootstrap over "
@@ -289,5 +338,6 @@ out:
 			free(sizes[i].ratios[p]);
 	json_decref(passes);
 	json_decref(doc);
+	S_sides_free(&sd);
 	return rc;
 }

@@ -48,10 +48,10 @@ int hb_katjobs_generate(size_t *out_failed, const hb_instance *const *insts, siz
 #define HB_COMPARE_MAX_PASSES 50
 
 typedef struct {
-	const char *label[2];          /* "SHA-256 (reference)": A and B as the output names them */
-	const char *instance[2], *implementation[2];
-	const char *library[2];        /* built */
-	int digest_bits[2];
+	const char *spec[2];           /* A and B: INSTANCE[:IMPL] */
+	const char *submissions[2];    /* the folder each is found in */
+	const char *supercop;          /* a SUPERCOP tree both may come from, or NULL */
+	const char *profiles, *work;   /* the build profiles (NULL: bundled) and build folder */
 	const char *measure_exe;       /* the hashbench-measure driver */
 	const char *sizes;             /* comma-separated, or NULL for the guide's */
 	int cpu;                       /* the CPU both drivers share; -1: the last this process may use */
@@ -62,9 +62,10 @@ typedef struct {
 	FILE *progress;                /* a line a pass; NULL: none */
 } hb_compare_opts;
 
-/* Time A and B side by side and print, at each size, both figures, the ratio A/B with its 95 %
- * interval and the verdict on stdout; *out_slower is 1 when A is slower than B at any size. 0,
- * or negative with one message when they could not be measured. */
+/* Find and build A and B, time them side by side and print, at each size, both figures, the
+ * ratio A/B with its 95 % interval and the verdict on stdout; *out_slower is 1 when A is slower
+ * than B at any size. 0, or negative with one message (naming the side) when they could not be
+ * built or measured. */
 int hb_compare_run(int *out_slower, const hb_compare_opts *o);
 
 /* ---- merge (merge.c) ---- */

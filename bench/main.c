@@ -584,32 +584,20 @@ out:
 
 static int S_cmd_compare(S_opts *o)
 {
-	hb_catalog *cat[2] = { NULL, NULL };
-	const hb_instance *inst[2];
-	hb_build_result *build[2] = { NULL, NULL };
 	hb_compare_opts c;
-	char *label[2] = { NULL, NULL };
-	int rc = 0, slower = 0, s;
+	int slower = 0;
 
 	if (o->nargs != 2)
 		return S_usage_error("%s", "compare: name two instances (hashbench compare "
 			"SHA-256:reference SHA-256:openssl)");
 	memset(&c, 0, sizeof(c));
-	for (s = 0; s < 2; s++) {
-		S_opts one = *o;
-		one.submissions = s == 0 && o->submissions_a ? o->submissions_a : o->submissions;
-		if (S_prepare(&cat[s], &inst[s], &build[s], &one, o->args[s]) != 0) {
-			fprintf(stderr, "hashbench: %s: %s\n", o->args[s], hb_error_last());
-			rc = 3;
-			goto out;
-		}
-		label[s] = hb_sprintf("%s (%s)", inst[s]->name, inst[s]->impl);
-		c.label[s] = label[s];
-		c.instance[s] = inst[s]->name;
-		c.implementation[s] = inst[s]->impl;
-		c.library[s] = build[s]->library;
-		c.digest_bits[s] = inst[s]->digest_bits;
-	}
+	c.spec[0] = o->args[0];
+	c.spec[1] = o->args[1];
+	c.submissions[0] = o->submissions_a ? o->submissions_a : o->submissions;
+	c.submissions[1] = o->submissions;
+	c.supercop = o->run.supercop;
+	c.profiles = o->profiles;
+	c.work = o->work;
 	c.measure_exe = hb_own_path(HB_OWN_MEASURE);
 	c.sizes = o->run.sizes;
 	c.cpu = o->run.ncpus ? o->run.cpus[0] : -1;
@@ -621,17 +609,9 @@ static int S_cmd_compare(S_opts *o)
 	c.progress = stderr;
 	if (hb_compare_run(&slower, &c) != 0) {
 		fprintf(stderr, "hashbench: %s\n", hb_error_last());
-		rc = 3;
-	} else {
-		rc = slower ? 1 : 0;
+		return 3;
 	}
-out:
-	for (s = 0; s < 2; s++) {
-		hb_build_result_free(build[s]);
-		hb_catalog_free(cat[s]);
-		free(label[s]);
-	}
-	return rc;
+	return slower ? 1 : 0;
 }
 
 /* ---- run and env ---- */

@@ -254,6 +254,20 @@ static json_t *S_environment(const hb_run *r, json_t *first, json_t *last)
 	return env;
 }
 
+/* The single calls of the fastest pass, into samples: the spread when the machine was at its
+ * best. */
+static void S_fastest_samples(json_t *samples, json_t *entries, json_t *headline)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(entries, i, e)
+		if (json_number_value(json_object_get(e, "min_cycles_per_call")) ==
+			json_number_value(json_object_get(headline, "cycles_per_call"))) {
+			S_append_all(samples, json_object_get(e, "samples"));
+			break;
+		}
+}
+
 const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_build_result *b,
 	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes, json_t *entries)
 {
@@ -299,13 +313,7 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 			last = e;
 			S_append_all(trials, json_object_get(e, "trials"));
 		}
-		/* the single calls of the fastest pass: the spread when the machine was at its best */
-		json_array_foreach(entries, i, e)
-			if (json_number_value(json_object_get(e, "min_cycles_per_call")) ==
-				json_number_value(json_object_get(headline, "cycles_per_call"))) {
-				S_append_all(samples, json_object_get(e, "samples"));
-				break;
-			}
+		S_fastest_samples(samples, entries, headline);
 	}
 	if (!last)
 		last = first;

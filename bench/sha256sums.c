@@ -1,5 +1,5 @@
 /* sha256sums.c — SHA256SUMS of an evidence folder: a sha256sum line for every other file under
- * it, in path order, temporary files left out. */
+ * it, in path order, temporary files and the system's history of campaigns left out. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stdio.h>
@@ -29,7 +29,10 @@ static int S_collect(char ***list, size_t *n, const char *root, const char *rel)
 		if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
 			rc = S_collect(list, n, root, sub_rel);
 			free(sub_rel);
-		} else if (S_ISREG(st.st_mode) && strcmp(sub_rel, "SHA256SUMS") != 0) {
+		} else if (S_ISREG(st.st_mode) && strcmp(sub_rel, "SHA256SUMS") != 0 &&
+			strcmp(sub_rel, "history.json") != 0) {
+			/* history.json is the system's state across campaigns, rewritten by each, not
+			 * this campaign's evidence (what it drew from it is in system.json) */
 			char **g = realloc(*list, (*n + 1) * sizeof(char *));
 			if (!g) {
 				rc = hb_error_set("out of memory");

@@ -191,8 +191,8 @@ Test(shapes, deep_nesting_with_spaces_and_chinese_names_runs_and_renders,
 	cmd = hb_sprintf("cd '%s' && sha256sum --quiet -c SHA256SUMS", sys);
 	cr_expect_eq(system(cmd), 0, "SHA256SUMS verifies");
 	free(cmd);
-	cr_expect_eq(hbt_evidence_check_tree(sys), 5, "system.json, sentinel.json, the KAT summary "
-		"and two records follow the contract");
+	cr_expect_eq(hbt_evidence_check_tree(sys), 6, "system.json, sentinel.json, history.json, the "
+		"KAT summary and two records follow the contract");
 
 	/* the site: the page, its CSV and the evidence copies */
 	status = S_exec(&out, &err, tmp, gen);
@@ -835,7 +835,7 @@ Test(shapes, a_declared_instance_shows_what_was_rewritten, .timeout = HBT_TIMEOU
 	rec = hbt_json_load(sys, "records/declared/MEGASCON-384-XOF-2048__hash_32.json");
 	cr_expect_null(json_object_get(json_object_get(rec, "build"), "declared"));
 	json_decref(rec);
-	cr_expect_eq(hbt_evidence_check_tree(sys), 1 + 6 + 6 + 1);
+	cr_expect_eq(hbt_evidence_check_tree(sys), 1 + 6 + 6 + 1 + 1, "with history.json");
 	status = hbt_cli(&out, &err, NULL, list);
 	cr_expect_eq(status, 0);
 	cr_expect(strstr(out, "    rewritten: CryptHash_AlgorithmInstance.h: #define DIGEST_BIT_LENGTH "

@@ -705,8 +705,8 @@ Test(supercop_tree, a_quick_campaign_of_md5_and_sha256_writes_evidence_hashgen_r
 		free(others);
 	}
 	count = hbt_evidence_check_tree(sys);
-	cr_expect_eq(count, 17, "system.json, sentinel.json, 5 KAT summaries and 10 records follow "
-		"the contract (%zu)", count);
+	cr_expect_eq(count, 18, "system.json, sentinel.json, history.json, 5 KAT summaries and 10 "
+		"records follow the contract (%zu)", count);
 	cmd = hb_sprintf("cd '%s' && sha256sum --quiet --strict -c SHA256SUMS", sys);
 	cr_expect_eq(S_sh(cmd), 0, "SHA256SUMS verifies");
 	free(cmd);
