@@ -223,7 +223,8 @@ static int S_walk_one(const char *fpath, const struct stat *st, int type, struct
 		return FTW_CONTINUE;
 	if (name[0] == '.' || strstr(name, ".tmp."))
 		return type == FTW_D ? FTW_SKIP_SUBTREE : FTW_CONTINUE;
-	if (type == FTW_D || strcmp(rel, "SHA256SUMS") == 0)
+	/* history.json: the folder's own past campaigns, not evidence SHA256SUMS lists */
+	if (type == FTW_D || strcmp(rel, "SHA256SUMS") == 0 || strcmp(rel, "history.json") == 0)
 		return FTW_CONTINUE;
 	if (type != FTW_F || !S_ISREG(st->st_mode))
 		hb_error_set("merge: %s/%s: not a regular file or folder", S_walking->dir, rel);
