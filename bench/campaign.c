@@ -62,15 +62,20 @@ static const hb_run_profile *S_find_profile(const char *name)
 
 static int S_parse_sizes(hb_run *r, const char *list)
 {
+	return hb_sizes_parse(r->sizes, &r->nsizes, list, strcmp(r->prof->name, "ebash") == 0);
+}
+
+int hb_sizes_parse(unsigned long long *sizes, size_t *nsizes, const char *list, int ebash)
+{
 	char *copy, *tok, *save = NULL;
 	size_t i;
 
+	*nsizes = 0;
 	if (!list) {
-		int ebash = strcmp(r->prof->name, "ebash") == 0;
-		r->nsizes = ebash ? sizeof(S_ebash_sizes) / sizeof(S_ebash_sizes[0]) :
+		*nsizes = ebash ? sizeof(S_ebash_sizes) / sizeof(S_ebash_sizes[0]) :
 			sizeof(S_guide_sizes) / sizeof(S_guide_sizes[0]);
-		for (i = 0; i < r->nsizes; i++)
-			r->sizes[i] = ebash ? S_ebash_sizes[i] : S_guide_sizes[i];
+		for (i = 0; i < *nsizes; i++)
+			sizes[i] = ebash ? S_ebash_sizes[i] : S_guide_sizes[i];
 		return 0;
 	}
 	copy = hb_strdup(list);
@@ -80,20 +85,20 @@ static int S_parse_sizes(hb_run *r, const char *list)
 		errno = 0;
 		v = strtoull(tok, &end, 10);
 		if (errno || *end || end == tok || v == 0 || v > (1ULL << 30) || tok[0] == '-' ||
-			r->nsizes == NSIZES_MAX) {
+			*nsizes == NSIZES_MAX) {
 			hb_error_set("--sizes: '%s' is not a message size in bytes (1 to 1073741824)", tok);
 			free(copy);
 			return HB_ERROR;
 		}
-		r->sizes[r->nsizes++] = v;
+		sizes[(*nsizes)++] = v;
 	}
 	free(copy);
-	if (!r->nsizes)
+	if (!*nsizes)
 		return hb_error_set("--sizes: empty list");
 	return 0;
 }
 
-static int S_default_cpu(void)
+int hb_default_cpu(void)
 {
 	cpu_set_t set;
 	int i, last = -1;
@@ -302,7 +307,7 @@ static int S_setup(hb_run *r, const hb_campaign_opts *o)
 		return HB_ERROR;
 	r->ncpus = o->ncpus ? o->ncpus : 1;
 	for (i = 0; i < r->ncpus; i++) {
-		r->cpus[i] = o->ncpus ? o->cpus[i] : S_default_cpu();
+		r->cpus[i] = o->ncpus ? o->cpus[i] : hb_default_cpu();
 		if (!S_cpu_allowed(r->cpus[i]))
 			return hb_error_set("--cpu %d: not a CPU this process may run on", r->cpus[i]);
 		for (k = 0; k < i; k++)

@@ -3,8 +3,6 @@
  * own; at each size both figures, the ratio A/B with its 95 % interval from the pairs (paired.c)
  * and a verdict, as text and as JSON evidence. */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -12,44 +10,6 @@
 
 #include "hbcampaign.h"
 #include "hbcommands.h"
-
-static const unsigned long long S_guide_sizes[] = { 32, 128, 512, 1024, 4096, 8192, 16384, 65536 };
-
-static int S_sizes(unsigned long long *out, size_t *n, const char *list)
-{
-	const char *p = list;
-	*n = 0;
-	if (!list) {
-		*n = sizeof(S_guide_sizes) / sizeof(S_guide_sizes[0]);
-		memcpy(out, S_guide_sizes, sizeof(S_guide_sizes));
-		return 0;
-	}
-	while (*p) {
-		char *end;
-		unsigned long long v;
-		errno = 0;
-		v = strtoull(p, &end, 10);
-		if (errno || end == p || *p == '-' || v == 0 || v > (1ULL << 30) ||
-			(*end && *end != ',') || *n == NSIZES_MAX)
-			return hb_error_set("--sizes %s: expected message sizes in bytes (1 to 1073741824), "
-				"comma-separated", list);
-		out[(*n)++] = v;
-		p = *end ? end + 1 : end;
-	}
-	return *n ? 0 : hb_error_set("--sizes: empty list");
-}
-
-static int S_last_cpu(void)
-{
-	cpu_set_t set;
-	int i, last = 0;
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return 0;
-	for (i = 0; i < CPU_SETSIZE; i++)
-		if (CPU_ISSET(i, &set))
-			last = i;
-	return last;
-}
 
 /* One size's trials in a driver's result: cycles per call of each block, in the order timed. */
 static size_t S_blocks(double *out, size_t cap, json_t *result, unsigned long long bytes)
@@ -267,7 +227,7 @@ int hb_compare_run(int *out_slower, const hb_compare_opts *o_in)
 	if (o.passes > HB_COMPARE_MAX_PASSES)
 		return hb_error_set("--passes %u: compare takes at most %d", o.passes,
 			HB_COMPARE_MAX_PASSES);
-	if (S_sizes(sz, &nsizes, o.sizes) != 0 || (rc = S_sides_build(&sd, &o)) != 0) {
+	if (hb_sizes_parse(sz, &nsizes, o.sizes, 0) != 0 || (rc = S_sides_build(&sd, &o)) != 0) {
 		if (rc)
 			S_sides_free(&sd);
 		json_decref(passes);
@@ -278,7 +238,7 @@ int hb_compare_run(int *out_slower, const hb_compare_opts *o_in)
 		snprintf(bytes + strlen(bytes), sizeof(bytes) - strlen(bytes), "%s%llu", i ? "," : "",
 			sz[i]);
 	}
-	cpu = o.cpu >= 0 ? o.cpu : S_last_cpu();
+	cpu = o.cpu >= 0 ? o.cpu : hb_default_cpu();
 	if (hb_counter_open(&counter, NULL) != 0) {
 		rc = hb_error_set("no counter to time with on this machine");
 		goto out;

@@ -48,32 +48,6 @@ static void S_side(int out_fd, int baton, const hb_driver_setup *setup, const hb
 	_exit(text ? 0 : 1);
 }
 
-/* All a helper sent, to its end, NUL-ended. */
-static char *S_read_all(int fd)
-{
-	size_t len = 0, cap = 65536;
-	char *text = malloc(cap);
-	if (!text)
-		abort();
-	for (;;) {
-		ssize_t n;
-		if (cap - len < 4096) {
-			char *grown = realloc(text, cap *= 2);
-			if (!grown)
-				abort();
-			text = grown;
-		}
-		n = read(fd, text + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	text[len] = 0;
-	return text;
-}
-
 static void S_take(hb_duet_side *s, char *text)
 {
 	json_t *msg = text && *text ? json_loads(text, 0, NULL) : NULL;
@@ -140,9 +114,16 @@ int hb_duet_run(hb_duet_side out[2], const hb_driver_setup *setup, const hb_duet
 	close(sv[1]);
 	sv[0] = sv[1] = -1;
 	for (i = 0; i < 2; i++) {
-		char *text = S_read_all(res[i][0]);
-		S_take(&out[i], text);
-		free(text);
+		FILE *f = fdopen(res[i][0], "r");
+		hb_buf text = { NULL, 0 };
+		if (f)
+			res[i][0] = -1; /* the stream's now */
+		if (!f || hb_stream_read(&text, f, "a side of the duet") != 0)
+			text.data = NULL;
+		S_take(&out[i], (char *)text.data);
+		hb_buf_free(&text);
+		if (f)
+			fclose(f);
 	}
 out:
 	for (i = 0; i < 2; i++) {

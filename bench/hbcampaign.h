@@ -72,6 +72,11 @@ typedef struct {
 /* Run a whole campaign; 0 when it ran to its end (failures of libraries are counted in out,
  * not returned), negative when it could not run (bad arguments, unwritable data folder). */
 int hb_campaign_run(hb_campaign_summary *out, const hb_campaign_opts *o);
+/* The message sizes of --sizes list, or the profile's without one (ebash: eBASH's lengths
+ * too, else the guide's), into sizes (room for NSIZES_MAX); an error naming the size otherwise. */
+int hb_sizes_parse(unsigned long long *sizes, size_t *nsizes, const char *list, int ebash);
+/* The last CPU this process may run on: the timing CPU without --cpu. */
+int hb_default_cpu(void);
 /* The system.json a campaign with these options would write (caller frees). */
 int hb_campaign_system_json(char **out, const hb_campaign_opts *o);
 

@@ -32,6 +32,17 @@ uint64_t hb_now_ns(void);
 /* Ticks per second of a clock-like counter, measured against CLOCK_MONOTONIC_RAW. */
 double hb_counter_calibrate_hz(const hb_counter *c, unsigned ms);
 
+/* The next value of a splitmix64 stream from state x (the messages' bytes, the order of the
+ * sizes, each pass's seeds and placement, the bootstraps' draws): one definition for the driver
+ * and the library alike. */
+static inline unsigned long long hb_splitmix64(unsigned long long *x)
+{
+	unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 /* The calibration rule: calls per round so that a round lasts round_ns, at least 1 and at
  * most max_calls, from the time one call took during the warm-up. */
 uint64_t hb_calls_per_round(double per_call_ns, double round_ns, uint64_t max_calls);

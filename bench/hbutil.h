@@ -122,6 +122,8 @@ const char *hb_plural(size_t n, const char *one, const char *many);
 
 /* The median of v[0..n) (sorted in place); -1 when n is 0. */
 double hb_median(double *v, size_t n);
+/* The q quantile of v[0..n) by nearest rank (sorted in place); -1 when n is 0. */
+double hb_quantile(double *v, size_t n, double q);
 
 /* ---- worker processes (pool.c): independent tasks in child processes, results handed back in
  * task order ---- */

@@ -137,6 +137,21 @@ static int S_earlier(json_t *e, int cpu, const char *counter, const char *start)
 		strcmp(c, counter) == 0 && !(s && start && strcmp(s, start) == 0);
 }
 
+/* The sentinel's best of each earlier campaign of history on cpu with counter, into v (room for
+ * every entry); how many. */
+static size_t S_sentinel_bests(double *v, json_t *history, int cpu, const char *counter,
+	const char *start)
+{
+	size_t i, m = 0;
+	json_t *e;
+	json_array_foreach(history, i, e) {
+		json_t *b = json_object_get(e, "sentinel_best_cycles");
+		if (S_earlier(e, cpu, counter, start) && json_is_number(b))
+			v[m++] = json_number_value(b);
+	}
+	return m;
+}
+
 /* How far each of v[0..n) lies from their median, |log(v / median)| in %, appended to dev. */
 static void S_deviations(double *dev, size_t *ndev, double *v, size_t n)
 {
@@ -149,19 +164,6 @@ static void S_deviations(double *dev, size_t *ndev, double *v, size_t n)
 		dev[(*ndev)++] = fabs(v[i] - m) * 100;
 }
 
-static int S_cmp_dbl(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return a < b ? -1 : a > b;
-}
-
-/* The HB_HISTORY_QUANTILE quantile of dev[0..n) (nearest rank). */
-static double S_quantile(double *dev, size_t n)
-{
-	size_t r = (size_t)ceil(HB_HISTORY_QUANTILE * (double)n);
-	qsort(dev, n, sizeof(*dev), S_cmp_dbl);
-	return dev[r > 0 ? r - 1 : 0];
-}
 
 void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *counter,
 	const char *start)
@@ -204,12 +206,7 @@ void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *count
 	if (n < HB_HISTORY_MIN)
 		goto out;
 	{
-		size_t m = 0;
-		json_array_foreach(history, i, e) {
-			json_t *b = json_object_get(e, "sentinel_best_cycles");
-			if (S_earlier(e, cpu, counter, start) && json_is_number(b))
-				v[m++] = json_number_value(b);
-		}
+		size_t m = S_sentinel_bests(v, history, cpu, counter, start);
 		if (m >= HB_HISTORY_MIN)
 			out->sentinel_median = hb_median(v, m);
 	}
@@ -228,20 +225,15 @@ void hb_history_floor(hb_floor *out, json_t *history, int cpu, const char *count
 		nf++;
 	}
 	if (nf > 0) {
-		drift = S_quantile(dev, ndev);
+		drift = hb_quantile(dev, ndev, HB_HISTORY_QUANTILE);
 		out->why = "history (yardsticks' headlines)";
 	} else {
-		size_t m = 0;
 		/* no yardstick measured often enough: the machine's own speed, the sentinel's best */
-		json_array_foreach(history, i, e) {
-			json_t *b = json_object_get(e, "sentinel_best_cycles");
-			if (S_earlier(e, cpu, counter, start) && json_is_number(b))
-				v[m++] = json_number_value(b);
-		}
+		size_t m = S_sentinel_bests(v, history, cpu, counter, start);
 		if (m < HB_HISTORY_MIN)
 			goto out;
 		S_deviations(dev, &ndev, v, m);
-		drift = S_quantile(dev, ndev);
+		drift = hb_quantile(dev, ndev, HB_HISTORY_QUANTILE);
 		out->why = "history (the sentinel's best)";
 	}
 	out->source = "history";
@@ -263,16 +255,11 @@ double hb_history_speed(size_t *n, json_t *history, int cpu, const char *counter
 	const char *start, double best)
 {
 	double *v = malloc((json_array_size(history) + 1) * sizeof(*v)), med;
-	json_t *e;
-	size_t i, m = 0;
+	size_t m;
 
 	if (!v)
 		abort();
-	json_array_foreach(history, i, e) {
-		json_t *b = json_object_get(e, "sentinel_best_cycles");
-		if (S_earlier(e, cpu, counter, start) && json_is_number(b))
-			v[m++] = json_number_value(b);
-	}
+	m = S_sentinel_bests(v, history, cpu, counter, start);
 	*n = m;
 	med = m >= HB_HISTORY_MIN && best > 0 ? hb_median(v, m) : -1;
 	free(v);

@@ -139,15 +139,6 @@ static size_t S_list(unsigned long long *out, const char *opt, const char *v)
 	return n;
 }
 
-/* The next value of a splitmix64 stream (the order of the sizes in a round, the placement). */
-static unsigned long long S_next(unsigned long long *x)
-{
-	unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* n bytes where --placement-seed puts them: at an offset within a page drawn from the seed, a
  * multiple of 16 (malloc's own alignment), so that each pass samples another placement of the
  * message and output in the cache sets and pages instead of the one the same allocations in the
@@ -159,7 +150,7 @@ static unsigned char *S_place(size_t n, unsigned long long *rng, unsigned *offse
 	*offset = 0;
 	if (!*rng)
 		return malloc(n ? n : 1);
-	*offset = (unsigned)(S_next(rng) % (S_PAGE / 16)) * 16;
+	*offset = (unsigned)(hb_splitmix64(rng) % (S_PAGE / 16)) * 16;
 	if (posix_memalign(&base, S_PAGE, n + *offset + 1) != 0)
 		return NULL;
 	return (unsigned char *)base + *offset;
@@ -216,11 +207,8 @@ static void S_fill(unsigned char *buf, unsigned long long n, unsigned long long 
 {
 	unsigned long long i, x = seed;
 	for (i = 0; i < n; i += 8) {
-		unsigned long long z = (x += 0x9e3779b97f4a7c15ULL);
+		unsigned long long z = hb_splitmix64(&x);
 		unsigned j;
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		z ^= z >> 31;
 		for (j = 0; j < 8 && i + j < n; j++)
 			buf[i + j] = (unsigned char)(z >> (8 * j));
 	}
@@ -467,7 +455,7 @@ static void S_blocks(crypthash_fn fn, const S_args *a, S_size *sz, hb_counter *c
 		order[k] = k;
 	for (r = 0; r < a->blocks; r++) {
 		for (k = a->nbytes; k > 1; k--) {
-			size_t j = (size_t)(S_next(&rng) % k), t = order[k - 1];
+			size_t j = (size_t)(hb_splitmix64(&rng) % k), t = order[k - 1];
 			order[k - 1] = order[j];
 			order[j] = t;
 		}
@@ -643,7 +631,7 @@ int main(int argc, char **argv)
 	/* the stack the calls run on, lowered by an offset of its own from the same seed: the third
 	 * placement that repeats in every process without it */
 	if (a.placement_seed) {
-		stack_offset = (unsigned)(S_next(&place) % (S_PAGE / 16)) * 16;
+		stack_offset = (unsigned)(hb_splitmix64(&place) % (S_PAGE / 16)) * 16;
 		stack_pad = alloca(stack_offset + 16);
 		stack_pad[0] = 0;
 	}

@@ -11,27 +11,6 @@
 
 #define S_RESAMPLES 2000
 
-static int S_cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return a < b ? -1 : a > b;
-}
-
-static double S_median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), S_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* splitmix64: the bootstrap's draws, from a recorded seed so that the interval can be redone */
-static unsigned long long S_next(unsigned long long *x)
-{
-	unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 const char *hb_paired_verdict(double low, double high, double noise_pct)
 {
 	if (low > 1 + noise_pct / 100)
@@ -67,23 +46,23 @@ int hb_paired_of(hb_paired *out, double *const *ratios, const size_t *n, size_t 
 	for (p = 0, k = 0; p < passes; p++)
 		for (i = 0; i < n[p]; i++)
 			all[k++] = ratios[p][i];
-	out->ratio = S_median(all, total);
+	out->ratio = hb_median(all, total);
 	out->pairs = total;
 	out->passes = passes;
 	out->seed = seed;
 	for (r = 0; r < S_RESAMPLES; r++) {
 		size_t m = 0;
 		for (p = 0; p < passes; p++) {
-			size_t q = (size_t)(S_next(&seed) % passes);
+			/* the bootstrap's draws from a recorded seed, so that the interval can be redone */
+			size_t q = (size_t)(hb_splitmix64(&seed) % passes);
 			for (i = 0; i < n[q]; i++)
-				boot[m++] = ratios[q][S_next(&seed) % n[q]];
+				boot[m++] = ratios[q][hb_splitmix64(&seed) % n[q]];
 		}
-		est[r] = m ? S_median(boot, m) : out->ratio;
+		est[r] = m ? hb_median(boot, m) : out->ratio;
 	}
-	qsort(est, S_RESAMPLES, sizeof(*est), S_cmp_double);
 	/* the percentile interval of the median: 2.5 % and 97.5 % of the resamples */
-	out->low = est[(size_t)(0.025 * S_RESAMPLES)];
-	out->high = est[(size_t)(0.975 * S_RESAMPLES) - 1];
+	out->low = hb_quantile(est, S_RESAMPLES, 0.025);
+	out->high = hb_quantile(est, S_RESAMPLES, 0.975);
 	if (out->low > out->ratio)
 		out->low = out->ratio;
 	if (out->high < out->ratio)

@@ -55,13 +55,10 @@ hb_driver_setup hb_run_driver(const hb_run *r)
 
 unsigned long long hb_pass_seed(unsigned long long campaign_seed, int pass, int which)
 {
-	/* splitmix64's finaliser over the campaign's seed, the pass and which stream: below 2^63,
+	/* the (2 pass + which + 1)-th value of the campaign seed's splitmix64 stream: below 2^63,
 	 * as JSON readers take integers, and never 0, which the driver reads as "no placement" */
-	unsigned long long z = campaign_seed + 0x9e3779b97f4a7c15ULL * (2ULL * (unsigned)pass +
-		(unsigned)which + 1);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z = (z ^ (z >> 31)) >> 1;
+	unsigned long long x = campaign_seed + 0x9e3779b97f4a7c15ULL * (2ULL * (unsigned)pass +
+		(unsigned)which), z = hb_splitmix64(&x) >> 1;
 	return z ? z : 1;
 }
 
