@@ -11,24 +11,6 @@
 #include "hbcampaign.h"
 #include "hbcommands.h"
 
-/* One size's trials in a driver's result: cycles per call of each block, in the order timed. */
-static size_t S_blocks(double *out, size_t cap, json_t *result, unsigned long long bytes)
-{
-	size_t i, k, n = 0;
-	json_t *z, *t;
-	json_array_foreach(json_object_get(result, "sizes"), i, z) {
-		if ((unsigned long long)json_integer_value(json_object_get(z, "bytes")) != bytes)
-			continue;
-		json_array_foreach(json_object_get(z, "trials"), k, t) {
-			double it = (double)json_integer_value(json_object_get(t, "iterations"));
-			double c = (double)json_integer_value(json_object_get(t, "cycles"));
-			if (n < cap)
-				out[n++] = it > 0 ? c / it : 0;
-		}
-	}
-	return n;
-}
-
 /* A and B found and built: what the passes run and the output names. */
 typedef struct {
 	hb_catalog *cat[2];
@@ -85,7 +67,7 @@ static void S_pair(S_size *z, size_t pass, json_t *const result[2], unsigned rou
 		blk[s] = calloc(rounds + 1, sizeof(double));
 		if (!blk[s])
 			abort();
-		n[s] = S_blocks(blk[s], rounds, result[s], z->bytes);
+		n[s] = hb_paired_blocks(blk[s], rounds, result[s], z->bytes);
 		for (k = 0; k < n[s]; k++)
 			if (blk[s][k] > 0 && (z->best[s] <= 0 || blk[s][k] < z->best[s]))
 				z->best[s] = blk[s][k];

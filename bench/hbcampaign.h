@@ -54,6 +54,8 @@ typedef struct {
 	                           * 0: not asked (an interval wider than HB_TARGET_PCT is wide) */
 	unsigned long long core_hz; /* --core-hz: the core's fixed clock, converting the ticks of a
 	                           * counter that is not the core's clock to cycles; 0: none */
+	int paired_passes;        /* --paired-passes: each library's passes side by side with the
+	                           * anchor; 0: HB_PAIRED_PASSES, -1: none */
 	unsigned long long seed;  /* --seed: an earlier campaign's order and placement (its
 	                           * campaign.seed), below 2^63; 0: drawn anew */
 } hb_campaign_opts;
@@ -164,6 +166,8 @@ typedef struct {
 	                            * (> 0: slower); NAN until the end or without 3 earlier */
 	size_t speed_of;           /* the earlier campaigns that median was taken over */
 	unsigned long long seed;   /* drawn per campaign: each pass's order and placement */
+	unsigned paired_passes;    /* each library's passes side by side with the anchor (0: none) */
+	const hb_instance *anchor; /* the library every other is paired with; NULL: none */
 } hb_run;
 
 /* katsummary.c */
@@ -193,9 +197,11 @@ json_t *hb_run_declared_json(const hb_instance *inst);
 char *hb_run_record_path(const hb_run *r, const hb_instance *inst, unsigned long long bytes);
 int hb_run_record_reusable(const hb_run *r, const char *path, const hb_build_result *b);
 /* Write the record of one size from its passes (passes.c entries, in the order measured), with
- * the exact memory of one call; its status ("ok", "error", …), static text. */
+ * the exact memory of one call, and paired (hb_paired_record_json; NULL: none) as its headline's
+ * paired ratio to the anchor; its status ("ok", "error", …), static text. */
 const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_build_result *b,
-	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes, json_t *entries);
+	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes, json_t *entries,
+	json_t *paired);
 
 /* passes.c */
 hb_driver_setup hb_run_driver(const hb_run *r);
@@ -243,6 +249,9 @@ typedef struct {
 	unsigned long long seed;  /* the bootstrap's draws */
 	const char *verdict;      /* a against b: "faster", "slower" or "within noise" (static) */
 } hb_paired;
+/* One size's blocks in a driver's result: cycles per call of each (0 for a block without calls),
+ * in the order timed, at most cap of them; how many. */
+size_t hb_paired_blocks(double *out, size_t cap, json_t *result, unsigned long long bytes);
 /* The verdict on an interval [low, high] of a ratio a/b: "slower" when it lies wholly above
  * 1 + noise_pct %, "faster" when wholly below 1 - noise_pct %, else "within noise". */
 const char *hb_paired_verdict(double low, double high, double noise_pct);
@@ -250,6 +259,22 @@ const char *hb_paired_verdict(double low, double high, double noise_pct);
  * positive and finite or there is none. */
 int hb_paired_of(hb_paired *out, double *const *ratios, const size_t *n, size_t passes,
 	double noise_pct, unsigned long long seed);
+
+/* paired_pass.c: a campaign's paired passes, each library and the campaign's anchor taking turns
+ * block by block (duet.c) */
+#define HB_PAIRED_PASSES 4        /* paired passes of each library, without --paired-passes */
+#define HB_PAIRED_MAX_PASSES 32
+#define HB_PAIRED_WIDE_PCT 1.0    /* a paired ratio's interval wider than ± this is wide */
+#define HB_PAIRED_METHOD "paired-blocks"
+/* Paired pass `pass` (0-based) of inst (built as b) with the anchor (built as ab) over
+ * sizes[0..n): its outcome, with each size's pair ratios (library / anchor) when both ran. */
+json_t *hb_paired_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b,
+	const hb_instance *anchor, const hb_build_result *ab, const unsigned long long *sizes,
+	size_t n, int pass);
+/* A record's headline.paired at bytes from the paired passes' outcomes (self: the anchor's own
+ * record, its ratio 1); NULL when no pass has pairs of that size. */
+json_t *hb_paired_record_json(const hb_run *r, json_t *passes, const hb_instance *anchor,
+	unsigned long long bytes, int self);
 
 /* sentinel.c: the sentinel's readings and the campaign's median per timing CPU. */
 /* limit_pct > 0 fixes the limit (--sentinel-limit); 0 sets it from the calibration. */

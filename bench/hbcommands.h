@@ -11,6 +11,9 @@
 
 #include "hbpackage.h"
 
+/* The help text of hashbench --help (usage.c). */
+extern const char hb_usage[];
+
 /* ---- list (listing.c) and digest (digest.c) ---- */
 
 /* Every algorithm of cat, its instances and implementations with their sources, declared changes

@@ -95,6 +95,8 @@ char **hb_strv_dup(char *const *v);
 hb_strlist hb_strlist_of(char **v);
 /* Sort v[0..n) by strcmp. */
 void hb_strv_sort(char **v, size_t n);
+/* "v0,v1,…" of v[0..n), as the driver takes its sizes and calls (caller frees). */
+char *hb_ull_list(const unsigned long long *v, size_t n);
 
 /* ---- JSON evidence files and time stamps (jsonfile.c) ---- */
 

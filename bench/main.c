@@ -39,73 +39,6 @@ typedef struct {
 	const char *json_out; /* compare --json */
 } S_opts;
 
-static const char S_usage[] =
-	"usage: hashbench <command> [options]\n"
-	"\n"
-	"commands:\n"
-	"  list                          every algorithm, instance, implementation and KAT file\n"
-	"  digest INSTANCE[:IMPL] [FILE...]  print <hex digest>  <file> like sha256sum\n"
-	"        [--bits N] [--length BITS]  hash only the first N bits; XOF output length\n"
-	"  kat-gen INSTANCE[:IMPL]... [--sets 2_12,2_23,2_33,loop] [--out DIR] [--jobs N]\n"
-	"                                write the ICCS KAT files (default: all four sets)\n"
-	"  kat-check [INSTANCE[:IMPL]] [--sets …] [--time-limit S] [--jobs N]  regenerate and\n"
-	"                                compare with the submitted KAT files (no INSTANCE: all)\n"
-	"  run [--system NAME] [--profile guide|quick|ebash] [--only ID,...] [--data DIR] [--cpu N[,M…]]\n"
-	"      [--jobs N] [--overlap] [--shard K/N] [--fresh] [--time-failed] [--sets …]\n"
-	"      [--sizes N,...] [--time-limit S] [--spread-limit PCT] [--sentinel-limit PCT]\n"
-	"      [--passes N] [--precision PCT] [--no-wait] [--core-hz HZ] [--seed N]\n"
-	"                                the campaign: KAT, timing and memory of every library,\n"
-	"                                evidence under DIR/NAME (default data/; NAME by default\n"
-	"                                <arch>-<host>), resumable;\n"
-	"                                builds and KAT checks in N processes (default: one per\n"
-	"                                CPU) before the timing, then N passes over every library\n"
-	"                                (default 10), serial on each --cpu; a pass whose sentinel\n"
-	"                                is slower than the machine's usual best by more than PCT\n"
-	"                                (default: calibrated, at least 3) is not calm; waits while\n"
-	"                                another campaign times on one of its CPUs (--no-wait: stop);\n"
-	"                                --precision PCT: passes more (at most 3 N) for the figures\n"
-	"                                whose 95 % interval is wider than +/- PCT;\n"
-	"                                --core-hz: the core's fixed clock, turning the ticks of a\n"
-	"                                counter that is not the core's clock (cntvct) into cycles;\n"
-	"                                --seed: an earlier campaign's order of the sizes and\n"
-	"                                placement of the buffers (its system.json campaign.seed;\n"
-	"                                default: drawn anew)\n"
-	"  compare A B [--sizes N,...] [--cpu N] [--passes N] [--rounds N] [--noise PCT]\n"
-	"      [--json FILE]             time A and B side by side on one CPU, their drivers\n"
-	"                                taking turns block by block (default 6 passes of 20\n"
-	"                                rounds): at each size both figures, A/B with its 95 %\n"
-	"                                interval and a verdict (slower, faster or within noise,\n"
-	"                                default +/- 1 %); exit 0 when A is nowhere slower, 1\n"
-	"                                when it is, 3 when it could not be measured; A and B are\n"
-	"                                INSTANCE[:IMPL]; --submissions twice: A from the first\n"
-	"                                folder, B from the second\n"
-	"  merge --data OUT [--allow-missing] DIR...\n"
-	"                                join the data/<system> folders of a campaign's shards\n"
-	"                                into OUT/<system>; refuses shards that differ\n"
-	"  import ngcc-harness DIR --system NAME [--data DIR] [--catalog DIR] [--method FILE]\n"
-	"      [--only ID,...]           convert the earlier harness's evidence (DIR: its\n"
-	"                                performance/data/<system>) into data/NAME (or --data's),\n"
-	"                                each original kept beside what was made from it\n"
-	"  env [--cpu N] [--core-hz HZ]  print the system.json a campaign would write (run's\n"
-	"                                options)\n"
-	"  version                       print the version\n"
-	"\n"
-	"options for every command that names an instance:\n"
-	"  --submissions DIR   NGCC packages with algorithm.json (default: the bundled baselines)\n"
-	"  --supercop DIR      also every crypto_hash implementation of this SUPERCOP tree\n"
-	"  --compilers FILE    SUPERCOP: try each compiler line of FILE (okcompilers/c form) and\n"
-	"                      keep the fastest that passes the checksums (default: the tree's\n"
-	"                      first okcompilers/c line)\n"
-	"  --work DIR          where libraries are built and KAT files regenerated\n"
-	"  --profiles FILE     build profiles (default: the bundled profiles.conf)\n"
-	"\n"
-	"the sandbox around every child that runs submission code (digest, kat-gen, kat-check, run):\n"
-	"  --sandbox-user NAME the unprivileged user children run as when hashbench is root\n"
-	"                      (default: nobody)\n"
-	"  --memory-limit SIZE address space of a child, e.g. 4G, 512M (default: 4G)\n"
-	"  --no-sandbox        no namespaces, filter or limits: for debugging only; every page\n"
-	"                      made from such evidence says so\n";
-
 static int S_usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "hashbench: ");
@@ -213,6 +146,7 @@ static const struct option S_longopts[] = {
 	{ "catalog", required_argument, NULL, 'G' },
 	{ "method", required_argument, NULL, 'E' },
 	{ "seed", required_argument, NULL, 'e' },
+	{ "paired-passes", required_argument, NULL, 'i' },
 	{ "rounds", required_argument, NULL, 'r' },
 	{ "noise", required_argument, NULL, 'n' },
 	{ "json", required_argument, NULL, 'J' },
@@ -220,7 +154,7 @@ static const struct option S_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* compare's --rounds and --noise, run's --seed */
+/* compare's --rounds and --noise, run's --seed and --paired-passes */
 static int S_number_opt(S_opts *o, int c, const char *v)
 {
 	char *end;
@@ -230,6 +164,13 @@ static int S_number_opt(S_opts *o, int c, const char *v)
 		if (errno || *end || end == v || v[0] == '-' || o->run.seed == 0 || o->run.seed >> 63)
 			return S_usage_error("--seed %s: expected an earlier campaign's campaign.seed "
 				"(1 to 2^63 - 1)", v);
+		return 0;
+	}
+	if (c == 'i') {
+		unsigned long n = strtoul(v, &end, 10);
+		if (errno || *end || end == v || v[0] == '-' || n > HB_PAIRED_MAX_PASSES)
+			return S_usage_error("--paired-passes %s: expected 0 to 32", v);
+		o->run.paired_passes = n ? (int)n : -1;
 		return 0;
 	}
 	if (c == 'r') {
@@ -270,6 +211,7 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		case 'r':
 		case 'n':
 		case 'e':
+		case 'i':
 			if (S_number_opt(o, c, optarg) != 0)
 				return 2;
 			break;
@@ -375,7 +317,7 @@ static int S_parse(S_opts *o, int argc, char **argv)
 					"1 to 1048576", optarg);
 			break;
 		case 'h':
-			fputs(S_usage, stdout);
+			fputs(hb_usage, stdout);
 			exit(0);
 		case ':':
 			return S_usage_error("%s: missing value", argv[optind - 1]);
@@ -400,7 +342,7 @@ static int S_parse_all(S_opts *o, int argc, char **argv)
 		"--sets", "--bits", "--length", "--system", "--profile", "--only", "--data", "--cpu",
 		"--sizes", "--time-limit", "--spread-limit", "--sentinel-limit", "--precision", "--sandbox-user",
 		"--memory-limit", "--jobs", "--passes", "--core-hz",
-		"--shard", "--catalog", "--method", "--rounds", "--noise", "--json", "--seed", NULL };
+		"--shard", "--catalog", "--method", "--rounds", "--noise", "--json", "--seed", "--paired-passes", NULL };
 
 	if (!rest || !opt_argv) {
 		free(rest);
@@ -751,7 +693,7 @@ int main(int argc, char **argv)
 		return S_usage_error("%s", "no command given");
 	cmd = argv[1];
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-		fputs(S_usage, stdout);
+		fputs(hb_usage, stdout);
 		return 0;
 	}
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {

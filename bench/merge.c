@@ -98,7 +98,7 @@ static json_t *S_description(const json_t *sys)
 	static const char *per_run[][2] = { { "", "shard" }, { "", "overhead" },
 		{ "campaign", "start" }, { "campaign", "end" }, { "campaign", "durations" },
 		{ "campaign", "sentinel" }, { "campaign", "seed" }, { "campaign", "history" },
-		{ "counter", "hz" } }; /* counter.hz is compared on its own, within 1 % */
+		{ "campaign", "paired" }, { "counter", "hz" } }; /* counter.hz: compared within 1 % */
 	json_t *d = json_deep_copy(sys);
 	size_t i;
 	for (i = 0; i < sizeof(per_run) / sizeof(per_run[0]); i++)
@@ -447,6 +447,7 @@ static int S_write_system(const S_merge *m, const char *dir)
 
 	json_object_del(sys, "shard");
 	json_object_del(c, "durations");
+	json_object_del(c, "paired"); /* each run's own, and each record's headline names it */
 	for (i = 0; i < m->nin; i++) {
 		const hb_merge_input *in = &m->in[i];
 		json_t *ic = json_object_get(in->sys, "campaign"), *e = json_object_get(ic, "end");
@@ -468,6 +469,8 @@ static int S_write_system(const S_merge *m, const char *dir)
 			json_object_set(one, "durations", json_object_get(ic, "durations"));
 		if (json_object_get(ic, "sentinel"))
 			json_object_set(one, "sentinel", json_object_get(ic, "sentinel"));
+		if (json_object_get(ic, "paired"))
+			json_object_set(one, "paired", json_object_get(ic, "paired"));
 		json_array_append_new(shards, one);
 		all[i] = in->sys;
 	}

@@ -11,6 +11,23 @@
 
 #define S_RESAMPLES 2000
 
+size_t hb_paired_blocks(double *out, size_t cap, json_t *result, unsigned long long bytes)
+{
+	size_t i, k, n = 0;
+	json_t *z, *t;
+	json_array_foreach(json_object_get(result, "sizes"), i, z) {
+		if ((unsigned long long)json_integer_value(json_object_get(z, "bytes")) != bytes)
+			continue;
+		json_array_foreach(json_object_get(z, "trials"), k, t) {
+			double it = (double)json_integer_value(json_object_get(t, "iterations"));
+			double c = (double)json_integer_value(json_object_get(t, "cycles"));
+			if (n < cap)
+				out[n++] = it > 0 ? c / it : 0;
+		}
+	}
+	return n;
+}
+
 const char *hb_paired_verdict(double low, double high, double noise_pct)
 {
 	if (low > 1 + noise_pct / 100)

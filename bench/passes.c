@@ -158,18 +158,6 @@ static json_t *S_command(const hb_driver_cmd *drv)
 	return cmd;
 }
 
-static char *S_list(const unsigned long long *v, size_t n)
-{
-	char *s = malloc(n * 24 + 1);
-	size_t i, len = 0;
-	if (!s)
-		abort();
-	s[0] = 0;
-	for (i = 0; i < n; i++)
-		len += (size_t)sprintf(s + len, "%s%llu", i ? "," : "", v[i]);
-	return s;
-}
-
 /* One size's part of a pass that failed: its status and why. */
 static json_t *S_failed_entry(int pass, int cpu, const char *status, const char *detail,
 	json_t *cmd, const hb_child *run)
@@ -190,7 +178,8 @@ json_t *hb_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b
 	hb_driver_cmd drv;
 	hb_child run;
 	char started[32], finished[32], why[512] = "", swhy[256], label[64];
-	char *bytes = S_list(sizes, n), *calls_s = calls ? S_list(calls, n) : NULL, *detail = NULL;
+	char *bytes = hb_ull_list(sizes, n), *calls_s = calls ? hb_ull_list(calls, n) : NULL;
+	char *detail = NULL;
 	json_t *out = json_object(), *child = NULL, *cmd, *sentinel = NULL, *load_before,
 		*load_after, *z;
 	unsigned limit = r->o->time_limit_s ? r->o->time_limit_s : r->prof->time_limit_s;

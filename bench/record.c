@@ -269,7 +269,8 @@ static void S_fastest_samples(json_t *samples, json_t *entries, json_t *headline
 }
 
 const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_build_result *b,
-	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes, json_t *entries)
+	const char *kat_result, unsigned long long bytes, const hb_elf_sizes *sizes, json_t *entries,
+	json_t *paired)
 {
 	hb_driver_setup setup = hb_run_driver(r);
 	hb_driver_cmd drv;
@@ -363,6 +364,8 @@ const char *hb_run_record_write(hb_run *r, const hb_instance *inst, const hb_bui
 		r->sum.wide += strcmp(state, "wide") == 0;
 		json_array_append(r->half_widths, json_object_get(json_object_get(headline,
 			"interval"), "half_width_pct"));
+		if (paired)
+			json_object_set(headline, "paired", paired);
 		json_object_set_new(rec, "headline", headline);
 		json_object_set(rec, "passes", passes);
 		if (json_object_get(last, "sentinel"))

@@ -21,12 +21,14 @@ typedef struct {
 	hb_elf_sizes sizes;           /* its static size and split */
 	unsigned char kept[NSIZES_MAX]; /* the record of that size is kept from an earlier run */
 	json_t *entries;              /* bytes -> the passes of that size, in the order measured */
+	json_t *paired;               /* its paired passes' outcomes (paired_pass.c), in order */
 	int disturbed_passes;         /* passes judged disturbed so far */
 } S_lib;
 
 struct hb_run_plan {
 	S_lib *libs;
 	size_t nlibs;
+	size_t anchor;                /* the library every other is paired with (r->anchor set) */
 };
 
 typedef struct {
@@ -75,9 +77,32 @@ void hb_run_plan_free(hb_run_plan *p)
 		free(p->libs[i].name);
 		hb_build_result_free(p->libs[i].b);
 		json_decref(p->libs[i].entries);
+		json_decref(p->libs[i].paired);
 	}
 	free(p->libs);
 	free(p);
+}
+
+/* The anchor of the paired passes: SM3's reference (every NGCC candidate is compared with it),
+ * else SHA-256's, when this run takes it and another library; none with --paired-passes 0, and
+ * none in a shard (a shard without the anchor could not pair, and merged shards agree on it). */
+static void S_anchor(hb_run *r, hb_run_plan *p)
+{
+	static const char *const names[] = { "SM3", "SHA-256" };
+	size_t k, i;
+
+	r->anchor = NULL;
+	r->paired_passes = r->o->paired_passes < 0 || r->o->shard_count ? 0 : r->o->paired_passes > 0 ?
+		(unsigned)r->o->paired_passes : HB_PAIRED_PASSES;
+	for (k = 0; k < 2 && !r->anchor && r->paired_passes && p->nlibs > 1; k++)
+		for (i = 0; i < p->nlibs && !r->anchor; i++)
+			if (strcmp(p->libs[i].inst->name, names[k]) == 0 &&
+				strcmp(p->libs[i].inst->impl, "reference") == 0) {
+				p->anchor = i;
+				r->anchor = p->libs[i].inst;
+			}
+	if (!r->anchor)
+		r->paired_passes = 0;
 }
 
 int hb_run_plan_make(hb_run *r, const hb_catalog *cat)
@@ -131,7 +156,9 @@ int hb_run_plan_make(hb_run *r, const hb_catalog *cat)
 		json_decref(mine);
 	}
 	r->plan = p;
-	r->total = p->nlibs * (1 + (size_t)r->prof->passes + r->nsizes);
+	S_anchor(r, p);
+	r->total = p->nlibs * (1 + (size_t)r->prof->passes + r->nsizes) +
+		(r->anchor ? p->nlibs - 1 : 0) * r->paired_passes;
 	return 0;
 }
 
@@ -139,9 +166,10 @@ int hb_run_plan_make(hb_run *r, const hb_catalog *cat)
 
 /* The tasks, in order: each library's prepare task (build and KAT check); pass 1 of every
  * library, pass 2, …, then MAX_RETRIES rounds of passes measured again (run only for a library
- * with that many disturbed passes); then each library's records. With --overlap each library's
- * first pass follows its own prepare task. */
-typedef enum { S_PREPARE, S_PASS, S_RECORDS } S_kind;
+ * with that many disturbed passes); then the paired passes, each library side by side with the
+ * anchor (round 1 of every library, round 2, …); then each library's records. With --overlap
+ * each library's first pass follows its own prepare task. */
+typedef enum { S_PREPARE, S_PASS, S_PAIRED, S_RECORDS } S_kind;
 
 static S_kind S_task_of(const S_ctx *c, size_t t, size_t *lib, int *pass)
 {
@@ -158,6 +186,10 @@ static S_kind S_task_of(const S_ctx *c, size_t t, size_t *lib, int *pass)
 	if (t < n + n * c->npasses) {
 		*pass = (int)((t - n) / n);
 		return S_PASS;
+	}
+	if (t < n + n * (c->npasses + c->r->paired_passes)) {
+		*pass = (int)((t - n) / n - c->npasses);
+		return S_PAIRED;
 	}
 	return S_RECORDS;
 }
@@ -320,6 +352,22 @@ static int S_pass(hb_run *r, const S_lib *lib, int pass, int slot, hb_buf *out)
 		r->sentinel_batch, "timing_s", S_seconds_since(t0)));
 }
 
+/* Paired pass `pass` of lib with the anchor, over the sizes its ordinary passes measured. */
+static int S_paired(hb_run *r, const S_lib *lib, int pass, int slot, hb_buf *out)
+{
+	unsigned long long sizes[NSIZES_MAX], calls[NSIZES_MAX];
+	const S_lib *anchor = &r->plan->libs[r->plan->anchor];
+	uint64_t t0 = hb_now_ns();
+	int have_calls;
+	size_t n = S_pass_sizes(r, lib, sizes, calls, &have_calls);
+	json_t *j;
+
+	r->cpu = r->cpus[slot];
+	j = hb_paired_pass_run(r, lib->inst, lib->b, anchor->inst, anchor->b, sizes, n, pass);
+	json_object_set_new(j, "timing_s", json_real(S_seconds_since(t0)));
+	return S_blob(out, j);
+}
+
 static int S_records(hb_run *r, const S_lib *lib, int slot, hb_buf *out)
 {
 	json_t *statuses = json_array();
@@ -335,9 +383,13 @@ static int S_records(hb_run *r, const S_lib *lib, int slot, hb_buf *out)
 		snprintf(key, sizeof(key), "%llu", r->sizes[i]);
 		if (lib->kept[i])
 			status = "kept";
-		else
+		else {
+			json_t *paired = r->anchor ? hb_paired_record_json(r, lib->paired, r->anchor,
+				r->sizes[i], lib->inst == r->anchor) : NULL;
 			status = hb_run_record_write(r, lib->inst, lib->b, lib->kat, r->sizes[i],
-				&lib->sizes, json_object_get(lib->entries, key));
+				&lib->sizes, json_object_get(lib->entries, key), paired);
+			json_decref(paired);
+		}
 		json_array_append_new(statuses, json_string(status));
 	}
 	return S_blob(out, json_pack("{s:o, s:I, s:I, s:I, s:I, s:o, s:f}", "statuses", statuses,
@@ -360,6 +412,8 @@ static int S_run_task(void *ctx, size_t t, int slot, hb_buf *result)
 		return S_prepare(c->r, &c->r->plan->libs[lib], result);
 	if (kind == S_PASS)
 		return S_pass(c->r, &c->r->plan->libs[lib], pass, slot, result);
+	if (kind == S_PAIRED)
+		return S_paired(c->r, &c->r->plan->libs[lib], pass, slot, result);
 	return S_records(c->r, &c->r->plan->libs[lib], slot, result);
 }
 
@@ -403,6 +457,9 @@ static int S_skip_task(void *ctx, size_t t)
 		return 1;
 	if (kind == S_RECORDS)
 		return 0;
+	if (kind == S_PAIRED)
+		return lib->inst == r->anchor || !r->plan->libs[r->plan->anchor].timed ||
+			S_pass_sizes(r, lib, sizes, calls, &have_calls) == 0;
 	/* a pass more only for a library with a figure unconfirmed, or wider than --precision */
 	if (pass >= r->prof->passes && !S_wants_more(r, lib, pass))
 		return 1;
@@ -434,7 +491,8 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 			c->out->kat_failed++;
 		else
 			c->out->build_failed++;
-		r->done += 1 + (size_t)r->prof->passes + r->nsizes;
+		r->done += 1 + (size_t)r->prof->passes + r->nsizes +
+			(lib->inst == r->anchor ? 0 : r->paired_passes);
 		S_progress(r, what, checked ? kat : "build failed");
 		return;
 	}
@@ -460,7 +518,8 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 		if (!r->o->time_failed) {
 			hb_note(r->o->progress, r->tty, "%s (%s): KAT %s, not timed (--time-failed times it "
 				"anyway)", lib->inst->name, lib->inst->impl, lib->kat);
-			r->done += (size_t)r->prof->passes + r->nsizes;
+			r->done += (size_t)r->prof->passes + r->nsizes +
+				(lib->inst == r->anchor ? 0 : r->paired_passes);
 			lib->timed = 0;
 		}
 	}
@@ -522,6 +581,30 @@ static void S_passed(S_ctx *c, S_lib *lib, int pass, json_t *j)
 	S_progress(r, what, failed ? "failed" : calm ? "calm" : "disturbed");
 }
 
+/* A paired pass handed back: its outcome kept for the records (a worker that died, as failed). */
+static void S_paired_done(S_ctx *c, S_lib *lib, int pass, json_t *j)
+{
+	hb_run *r = c->r;
+	const char *status = json_string_value(json_object_get(j, "status"));
+	char what[256];
+
+	c->timing_s += json_real_value(json_object_get(j, "timing_s"));
+	if (!status) {
+		json_object_set_new(j, "pass", json_integer(pass + 1));
+		json_object_set_new(j, "status", json_string("error"));
+		json_object_set_new(j, "detail", json_string("the campaign's worker died during the "
+			"pass"));
+	}
+	json_object_del(j, "timing_s");
+	if (!lib->paired)
+		lib->paired = json_array();
+	json_array_append(lib->paired, j);
+	r->done++;
+	snprintf(what, sizeof(what), "%s (%s) paired pass %d with %s (%s)", lib->inst->name,
+		lib->inst->impl, pass + 1, r->anchor->name, r->anchor->impl);
+	S_progress(r, what, status && strcmp(status, "ok") == 0 ? "ok" : "failed");
+}
+
 static void S_recorded(S_ctx *c, const S_lib *lib, json_t *j)
 {
 	hb_run *r = c->r;
@@ -568,7 +651,8 @@ static void S_task_done(void *ctx, size_t t, const hb_pool_result *res)
 	kind = S_task_of(c, t, &li, &pass);
 	lib = &r->plan->libs[li];
 	if (res->skipped) {
-		if (kind == S_PASS && lib->timed && pass < r->prof->passes)
+		if ((kind == S_PASS && lib->timed && pass < r->prof->passes) ||
+			(kind == S_PAIRED && lib->timed && lib->inst != r->anchor))
 			r->done++;
 		return;
 	}
@@ -582,6 +666,8 @@ static void S_task_done(void *ctx, size_t t, const hb_pool_result *res)
 		S_prepared(c, lib, j);
 	else if (kind == S_PASS)
 		S_passed(c, lib, pass, j);
+	else if (kind == S_PAIRED)
+		S_paired_done(c, lib, pass, j);
 	else
 		S_recorded(c, lib, j);
 	json_decref(j);
@@ -641,7 +727,7 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 		HB_PRECISION_ROUNDS * r->prof->passes > MAX_RETRIES ?
 		(size_t)(HB_PRECISION_ROUNDS * r->prof->passes) : MAX_RETRIES);
 	c.half_widths = json_array();
-	ntasks = n * (1 + c.npasses + 1);
+	ntasks = n * (1 + c.npasses + r->paired_passes + 1);
 	for (a = 0; a < cat->nalgorithms && rc == 0; a++) {
 		int used = 0;
 		for (i = 0; i < p->nlibs; i++)

@@ -1,5 +1,6 @@
 /* strlist.c — growable NULL-terminated string lists, the form every list of paths and flags of an
  * instance takes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,4 +76,16 @@ void hb_strv_sort(char **v, size_t n)
 {
 	if (n)
 		qsort(v, n, sizeof(char *), S_cmp_str);
+}
+
+char *hb_ull_list(const unsigned long long *v, size_t n)
+{
+	char *s = malloc(n * 24 + 1);
+	size_t i, len = 0;
+	if (!s)
+		abort();
+	s[0] = 0;
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(s + len, "%s%llu", i ? "," : "", v[i]);
+	return s;
 }
