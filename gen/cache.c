@@ -19,9 +19,10 @@
  * no headline of a page: the index takes it from the page's rows); 9: the unit of the figures;
  * 10: a folder, one file per page and the build's own digests in "meta"; 11: a page's file
  * in two parts, what a rebuild reads of every page (its files and spanning rows, the length of
- * which the P line gives) and then its other rows, with the order of all its rows. A cache of
- * another version is ignored (the build is then a clean one). */
-#define MAGIC "hashgen-cache 11"
+ * which the P line gives) and then its other rows, with the order of all its rows; 12: a row's
+ * paired ratio to its campaign's anchor. A cache of another version is ignored (the build is then
+ * a clean one). */
+#define MAGIC "hashgen-cache 12"
 
 static int S_cmp_file(const void *a, const void *b)
 {
@@ -142,13 +143,20 @@ static void S_put_fig(FILE *f, const hg_fig *r, int spanning)
 	fprintf(f, "\t%llu\t%zu", x->calls, x->rounds);
 	S_put_dbl(f, x->median_cycles);
 	S_put_dbl(f, x->spread_pct);
-	fprintf(f, "\t%d\t%d\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", x->unstable,
+	fprintf(f, "\t%d\t%d\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld", x->unstable,
 		r->disturbed, r->static_bytes, x->baseline_rss_kib, r->peak_rss_kib, r->stack_bytes,
 		r->heap_peak_bytes, x->heap_allocations, x->mmap_bytes, x->text_bytes, x->data_bytes);
+	S_put_str(f, r->anchor_instance);
+	S_put_str(f, r->anchor_implementation);
+	S_put_dbl(f, r->pair.ratio);
+	S_put_dbl(f, r->pair.low);
+	S_put_dbl(f, r->pair.high);
+	fprintf(f, "\t%lld\t%d\t%d\n", r->pair.seed, r->pair.self, r->pair.wide);
 }
 
-/* The fields of an R line after its letter: 10 strings, 9 of the headline, 22 other figures. */
-#define S_NFIELDS 41
+/* The fields of an R line after its letter: 10 strings, 9 of the headline, 22 other figures, 8
+ * of the paired ratio. */
+#define S_NFIELDS 49
 
 /* One R line into the page's rows; 0 when the line is whole. */
 static int S_get_fig(hg_cpage *p, char *line)
@@ -215,6 +223,14 @@ static int S_get_fig(hg_cpage *p, char *line)
 	x->mmap_bytes = strtoll(field[38], NULL, 10);
 	x->text_bytes = strtoll(field[39], NULL, 10);
 	x->data_bytes = strtoll(field[40], NULL, 10);
+	r->anchor_instance = S_get_str(field[41]);
+	r->anchor_implementation = S_get_str(field[42]);
+	r->pair.ratio = S_get_dbl(field[43]);
+	r->pair.low = S_get_dbl(field[44]);
+	r->pair.high = S_get_dbl(field[45]);
+	r->pair.seed = strtoll(field[46], NULL, 10);
+	r->pair.self = atoi(field[47]);
+	r->pair.wide = atoi(field[48]);
 	if (!r->instance || !r->implementation || !x->status || !x->record)
 		return -1;
 	return 0;

@@ -290,7 +290,7 @@ static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, size_t rank,
 			continue;
 		}
 		hg_headline_of_fig(&h, l->f64k);
-		hg_ratio_cell(a, row, &h, &y->at[S_ratio_yard[k]][HG_AT_65536], "×",
+		used |= hg_ratio_cell(a, row, &h, &y->at[S_ratio_yard[k]][HG_AT_65536], "×",
 			l->f64k->unit);
 	}
 	return used;
@@ -443,6 +443,34 @@ static void S_group_chart(hg_arena *a, hg_node *body, const hg_lib *libs, size_t
 		"chart");
 }
 
+/* The page's first paragraph up to its link to the method page; what it says of ranks and
+ * ratios timed paired only when a library was. */
+static const char *S_intro(hg_arena *a, const hg_lib *libs, size_t nlibs)
+{
+	size_t i;
+	int paired = 0;
+	for (i = 0; i < nlibs && !paired; i++)
+		paired = libs[i].f64k && libs[i].f64k->anchor_instance;
+	return hg_printf(a, "Every instance of every algorithm timed on this system, grouped by "
+		"digest length and sorted within a group by cycles per byte at 65536 B (fastest first). "
+		"Cycles are the headline figures, from an estimator that repeats on a shared or virtual "
+		"host (the guide's mean for evidence of an earlier hashbench), each ± the half-width of "
+		"its interval; MB/s is the guide's mean. An instance's rank is 1 and the number of the "
+		"group's instances faster than it beyond noise (their interval wholly below its own%s): "
+		"figures within noise of each other share a rank. Ratios divide an instance's cycles "
+		"per byte at 65536 B by the yardstick's on the same system: below 1.00× is faster; "
+		"each is shown ± the half-width of its interval, %s"
+		"where the two intervals overlap the ratio reads ≈ (within noise), the difference not "
+		"shown to be real; a yardstick not measured on this system has no column. How the "
+		"figures were taken: ", paired ? "; for two instances timed paired, each side by side "
+		"with the campaign's anchor, the interval of the ratio of the two wholly below 1" : "",
+		paired ? "for an instance and a yardstick timed paired the quotient of their ratios to "
+		"the anchor, its interval from their pairs (≈ where it holds 1), otherwise found from "
+		"the two figures' intervals (measured at different moments, so their errors add), and "
+		: "found from the two figures' intervals (measured at different moments, so their "
+		"errors add); ");
+}
+
 hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *const *rows,
 	size_t n, const hg_yardsticks *y, const hg_texts *tx, hg_svgsink *charts)
 {
@@ -459,19 +487,7 @@ hg_page *hg_page_compare(const hg_data *d, const hg_system *s, const hg_fig *con
 	hg_add_text(a, p->breadcrumb, " › compare");
 	hg_add_heading(a, body, 1, p->title);
 	para = hg_add(a, body, HG_PARA);
-	hg_add_text(a, para, hg_unit_text(a, s, "Every instance of every algorithm timed on this system, grouped by "
-		"digest length and sorted within a group by cycles per byte at 65536 B (fastest first). "
-		"Cycles are the headline figures, from an estimator that repeats on a shared or virtual "
-		"host (the guide's mean for evidence of an earlier hashbench), each ± the half-width of "
-		"its interval; MB/s is the guide's mean. An instance's rank is 1 and the number of the "
-		"group's instances faster than it beyond noise (their interval wholly below its own): "
-		"figures within noise of each other share a rank. Ratios divide an instance's cycles "
-		"per byte at 65536 B by the yardstick's on the same system: below 1.00× is faster; "
-		"each is shown ± the half-width of its interval, found from the two figures' intervals "
-		"(measured at different moments, so their errors add); "
-		"where the two intervals overlap the ratio reads ≈ (within noise), the difference not "
-		"shown to be real; a yardstick not measured on this system has no column. How the "
-		"figures were taken: "));
+	hg_add_text(a, para, hg_unit_text(a, s, S_intro(a, libs, nlibs)));
 	hg_add_link(a, para, "method.html", hg_printf(a, "%s method", s->name), NULL);
 	hg_add_text(a, para, ".");
 	hg_add_downloads(a, body, s, "the record each comes from and its SHA-256");

@@ -81,12 +81,14 @@ static char *S_ll(char *b, long long v)
 }
 
 /* The ratios of f's headline to the yardsticks' at its size (none where a yardstick was not
- * measured at it, or f has no figures); returns the row's ratio_method, NULL when it has none. */
+ * measured at it, or f has no figures); returns the row's ratio_method, NULL when it has none:
+ * paired when every ratio of the row was, unpaired when none was (from the intervals when any
+ * unpaired one has bounds), and both joined by "+" when some were. */
 static const char *S_ratios(hg_ratio *out, const hg_fig *f, const hg_yardsticks *y)
 {
 	hg_headline_fig h;
 	size_t k, at = HG_NSIZES;
-	int any = 0, bounds = 0;
+	int any = 0, bounds = 0, paired = 0;
 
 	for (k = 0; k < HG_NSIZES; k++)
 		if (hg_sizes[k] == f->message_bytes)
@@ -97,10 +99,18 @@ static const char *S_ratios(hg_ratio *out, const hg_fig *f, const hg_yardsticks 
 		if (!y || !f->ok || at == HG_NSIZES ||
 			hg_ratio_of(&out[k], &h, &y->at[S_ratio_yard[k]][at]) != 0)
 			continue;
+		if (out[k].paired) {
+			paired = 1;
+			continue;
+		}
 		any = 1;
 		bounds |= out[k].low >= 0;
 	}
-	return bounds ? HG_RATIO_UNPAIRED : any ? HG_RATIO_HEADLINES : NULL;
+	if (paired && any)
+		return bounds ? HG_RATIO_PAIRED "+" HG_RATIO_UNPAIRED : HG_RATIO_PAIRED "+"
+			HG_RATIO_HEADLINES;
+	return paired ? HG_RATIO_PAIRED : bounds ? HG_RATIO_UNPAIRED : any ? HG_RATIO_HEADLINES :
+		NULL;
 }
 
 static void S_row_of(S_row *r, const hg_fig *f, const hg_yardsticks *y)

@@ -52,6 +52,19 @@ typedef struct {
 	double low_cycles_per_call, high_cycles_per_call, low_cycles_per_byte, high_cycles_per_byte;
 } hg_interval;
 
+/* A record's "headline.paired": its ratio to the campaign's anchor library at its message size,
+ * the two timed side by side on one CPU, their drivers taking turns block by block: the median of
+ * the pairs' ratios with its 95 % bootstrap interval. present 0: the record has none (evidence of
+ * an earlier hashbench, a shard without the anchor, a library whose paired passes failed). */
+typedef struct {
+	int present;
+	int self;              /* the anchor's own record: ratio, low and high 1, no pairs */
+	char *anchor_instance, *anchor_implementation;
+	long long campaign_seed; /* the campaign's: ratios of one campaign to one anchor compare */
+	double ratio, low, high;
+	hg_iv_state state;     /* HG_IV_NARROW, or HG_IV_WIDE: half-width above the noise threshold */
+} hg_rec_paired;
+
 /* A record's "headline": the figure the comparisons use, from an estimator that repeats on a
  * noisy host (headline.c). present 0: evidence of an earlier hashbench, whose headline is the
  * guide's mean (estimator "mean"). */
@@ -62,6 +75,7 @@ typedef struct {
 	size_t calm_passes;    /* headline.passes: the calm passes the median is taken over */
 	size_t passes;         /* the record's passes[], calm or not (0: not recorded) */
 	hg_interval interval;  /* headline.interval (state HG_IV_NONE when absent) */
+	hg_rec_paired paired;  /* headline.paired (present 0 when absent) */
 } hg_headline;
 
 typedef struct {
@@ -297,8 +311,8 @@ void hg_sentinel_free(hg_sentinel *t);
 
 /* ---- the headline figure (headline.c) ---- */
 
-/* A record's "headline" with its "interval" and "passes" (absent or null: earlier evidence) into
- * r->headline; file names the record in messages. */
+/* A record's "headline" with its "interval", "paired" and "passes" (absent or null: earlier
+ * evidence) into r->headline; file names the record in messages. */
 int hg_headline_read(hg_record *r, json_t *j, const char *file);
 void hg_headline_clear(hg_record *r);
 /* "narrow", "wide", "unconfirmed"; NULL for HG_IV_NONE. */

@@ -40,7 +40,7 @@ static int S_kept(const hg_fig *figs, size_t n, size_t i)
 }
 
 /* The strings of a kept row: the same text as the row before shares its copy. */
-#define S_NSTR 8
+#define S_NSTR 10
 static char **S_strs(hg_fig *f, char *v[S_NSTR])
 {
 	v[0] = f->system;
@@ -51,6 +51,8 @@ static char **S_strs(hg_fig *f, char *v[S_NSTR])
 	v[5] = f->headline_estimator;
 	v[6] = f->supercop_path;
 	v[7] = f->compiler;
+	v[8] = f->anchor_instance;
+	v[9] = f->anchor_implementation;
 	return v;
 }
 
@@ -64,6 +66,8 @@ static void S_set_strs(hg_fig *f, char *const v[S_NSTR])
 	f->headline_estimator = v[5];
 	f->supercop_path = v[6];
 	f->compiler = v[7];
+	f->anchor_instance = v[8];
+	f->anchor_implementation = v[9];
 }
 
 void hg_figs_spanning_mask(const hg_fig *figs, size_t n, char *keep)
@@ -150,6 +154,23 @@ void hg_iv_md(hg_md *m, const hg_iv *iv)
 	hg_md_num(m, iv->target_pct);
 }
 
+void hg_pair_md(hg_md *m, const char *anchor_instance, const char *anchor_implementation,
+	const hg_pair *p)
+{
+	int present = anchor_instance && anchor_implementation;
+	hg_md_int(m, present);
+	if (!present)
+		return;
+	hg_md_str(m, anchor_instance);
+	hg_md_str(m, anchor_implementation);
+	hg_md_num(m, p->ratio);
+	hg_md_num(m, p->low);
+	hg_md_num(m, p->high);
+	hg_md_int(m, p->seed);
+	hg_md_int(m, p->self);
+	hg_md_int(m, p->wide);
+}
+
 /* A row's more into a digest; nothing when it has none (the spanning rows). */
 static void S_more_md(hg_md *m, const hg_fig_more *x)
 {
@@ -186,6 +207,7 @@ void hg_fig_md(hg_md *m, const hg_fig *f)
 	hg_md_num(m, f->headline_cycles);
 	hg_md_num(m, f->headline_cpb);
 	hg_iv_md(m, &f->headline_iv);
+	hg_pair_md(m, f->anchor_instance, f->anchor_implementation, &f->pair);
 	hg_md_int(m, f->disturbed);
 	hg_md_int(m, f->static_bytes);
 	hg_md_int(m, f->peak_rss_kib);

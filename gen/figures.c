@@ -1,7 +1,9 @@
 /* figures.c — the figures as data: every timed record as one row of raw figures at full precision
  * (the rows the downloads, the comparison pages, the charts and the rebuild cache share), the
- * records in page order, a record's derived figures, spread and headline, the yardsticks. */
+ * records in page order, a record's derived figures, spread and headline, the ratio of two
+ * headlines (paired with the campaign's anchor or not), the yardsticks. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,8 @@ void hg_fig_clear(hg_fig *f)
 	}
 	free(f->kat);
 	free(f->headline_estimator);
+	free(f->anchor_instance);
+	free(f->anchor_implementation);
 	free(f->supercop_path);
 	free(f->compiler);
 	memset(f, 0, sizeof(*f));
@@ -112,6 +116,9 @@ static void S_headline_to_fig(hg_fig *f, const hg_record *r, const hg_figures_t 
 	f->headline_cpb = h.cpb;
 	f->headline_estimator = hg_xstrdup(h.estimator);
 	f->headline_iv = h.iv;
+	f->anchor_instance = S_dup(h.anchor_instance);
+	f->anchor_implementation = S_dup(h.anchor_implementation);
+	f->pair = h.pair;
 }
 
 int hg_figs_of(hg_fig **out, size_t *n, const hg_data *d, const hg_system *s, const char *id,
@@ -313,6 +320,7 @@ int hg_record_spread(const hg_record *r, double *median, double *pct)
 void hg_headline_of(hg_headline_fig *out, const hg_record *r, const hg_figures_t *mean)
 {
 	const hg_interval *iv = &r->headline.interval;
+	const hg_rec_paired *pd = &r->headline.paired;
 	double k = S_per_tick(r);
 
 	memset(out, 0, sizeof(*out));
@@ -330,6 +338,16 @@ void hg_headline_of(hg_headline_fig *out, const hg_record *r, const hg_figures_t
 	out->cycles = r->headline.cycles_per_call * k;
 	out->cpb = r->headline.cycles_per_byte * k;
 	out->estimator = r->headline.estimator;
+	if (pd->present) {
+		out->anchor_instance = pd->anchor_instance;
+		out->anchor_implementation = pd->anchor_implementation;
+		out->pair.ratio = pd->ratio;
+		out->pair.low = pd->low;
+		out->pair.high = pd->high;
+		out->pair.seed = pd->campaign_seed;
+		out->pair.self = pd->self;
+		out->pair.wide = pd->state == HG_IV_WIDE;
+	}
 	if (iv->state == HG_IV_NONE)
 		return;
 	out->iv.state = iv->state;
@@ -366,6 +384,9 @@ void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f)
 	out->iv = f->headline_iv;
 	out->disturbed = f->disturbed;
 	out->bytes = f->message_bytes;
+	out->anchor_instance = f->anchor_instance;
+	out->anchor_implementation = f->anchor_implementation;
+	out->pair = f->pair;
 }
 
 /* The interval of a headline per byte, or its point when it has none. */
@@ -375,9 +396,59 @@ void hg_headline_bounds(const hg_headline_fig *h, double *lo, double *hi)
 	*hi = h->iv.state != HG_IV_NONE ? h->iv.high_cpb : h->cpb;
 }
 
+/* ---- paired ratios ---- */
+
+int hg_paired(const hg_headline_fig *a, const hg_headline_fig *b)
+{
+	return a->anchor_instance && a->anchor_implementation && b->anchor_instance &&
+		b->anchor_implementation && a->pair.seed == b->pair.seed && a->bytes == b->bytes &&
+		strcmp(a->anchor_instance, b->anchor_instance) == 0 &&
+		strcmp(a->anchor_implementation, b->anchor_implementation) == 0;
+}
+
+/* The quotient of two paired ratios to one anchor with its interval: the relative half-widths of
+ * the two combined in quadrature in log space (the errors of a's pairs and of b's are
+ * independent); exact when either is the anchor's own figure. */
+static void S_pair_ratio(hg_ratio *out, const hg_pair *a, const hg_pair *b)
+{
+	if (b->self) {
+		out->ratio = a->ratio;
+		out->low = a->low;
+		out->high = a->high;
+	} else if (a->self) {
+		out->ratio = 1 / b->ratio;
+		out->low = 1 / b->high;
+		out->high = 1 / b->low;
+	} else {
+		double alo = log(a->ratio / a->low), ahi = log(a->high / a->ratio);
+		double blo = log(b->ratio / b->low), bhi = log(b->high / b->ratio);
+		out->ratio = a->ratio / b->ratio;
+		out->low = out->ratio / exp(sqrt(alo * alo + bhi * bhi));
+		out->high = out->ratio * exp(sqrt(ahi * ahi + blo * blo));
+	}
+	out->paired = 1;
+	out->wide = a->wide || b->wide;
+}
+
+int hg_pair_faster(const hg_pair *a, const hg_pair *b)
+{
+	hg_ratio r;
+	/* the quadrature lies between the larger of the two log half-widths and their sum: a's high
+	 * end below b's low one is enough, below b's ratio (and a's ratio below b's low end) needed.
+	 * hg_ranks counts the first by a binary search, the second one by one. */
+	if (a->high < b->low)
+		return 1;
+	if (!(a->high < b->ratio && a->ratio < b->low))
+		return 0;
+	S_pair_ratio(&r, a, b);
+	return r.high < 1;
+}
+
 int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b)
 {
 	double alo, ahi, blo, bhi;
+	if (hg_paired(a, b))
+		return !hg_pair_faster(&a->pair, &b->pair) && !hg_pair_faster(&b->pair, &a->pair);
 	if (a->iv.state == HG_IV_NONE && b->iv.state == HG_IV_NONE)
 		return 0;
 	hg_headline_bounds(a, &alo, &ahi);
@@ -389,16 +460,26 @@ int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b)
 static int S_same_figure(const hg_headline_fig *x, const hg_headline_fig *y)
 {
 	return x->cpb == y->cpb && x->bytes == y->bytes && x->iv.state == y->iv.state &&
-		x->iv.low_cpb == y->iv.low_cpb && x->iv.high_cpb == y->iv.high_cpb;
+		x->iv.low_cpb == y->iv.low_cpb && x->iv.high_cpb == y->iv.high_cpb &&
+		!x->anchor_instance == !y->anchor_instance && x->pair.ratio == y->pair.ratio &&
+		x->pair.low == y->pair.low && x->pair.high == y->pair.high;
 }
 
 int hg_ratio_of(hg_ratio *out, const hg_headline_fig *x, const hg_headline_fig *ref)
 {
 	out->ratio = out->low = out->high = -1;
-	out->same = 0;
+	out->same = out->paired = out->wide = 0;
 	if (x->cpb < 0 || !(ref->cpb > 0))
 		return -1;
 	out->same = S_same_figure(x, ref);
+	if (hg_paired(x, ref)) {
+		if (!out->same)
+			S_pair_ratio(out, &x->pair, &ref->pair);
+		else /* a yardstick's own row: exactly 1, its pairs' interval too */
+			out->ratio = out->low = out->high = 1;
+		out->paired = 1;
+		return 0;
+	}
 	out->ratio = out->same ? 1 : x->cpb / ref->cpb;
 	if (x->iv.state == HG_IV_NONE || ref->iv.state == HG_IV_NONE || x->iv.low_cpb < 0 ||
 		!(ref->iv.low_cpb > 0))
@@ -411,6 +492,8 @@ int hg_ratio_of(hg_ratio *out, const hg_headline_fig *x, const hg_headline_fig *
 int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b)
 {
 	double alo, ahi, blo, bhi;
+	if (hg_paired(a, b))
+		return hg_pair_faster(&a->pair, &b->pair);
 	hg_headline_bounds(a, &alo, &ahi);
 	hg_headline_bounds(b, &blo, &bhi);
 	return ahi < blo;
@@ -463,7 +546,9 @@ static void S_yard_of(hg_headline_fig *out, const hg_sysalg *sa, const char *ins
 	S_no_headline(out);
 	for (i = 0; sa && i < sa->nrecords && rc != 0; i++)
 		rc = S_headline_match(out, &sa->records[i], instance, impl, bytes);
-	out->estimator = NULL; /* the records are not kept */
+	out->estimator = NULL; /* the records are not kept: the anchor's names are copied */
+	out->anchor_instance = S_dup(out->anchor_instance);
+	out->anchor_implementation = S_dup(out->anchor_implementation);
 }
 
 void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2)
@@ -475,6 +560,18 @@ void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg 
 		S_yard_of(&out->at[2][k], sha2, "SHA-256", "reference", hg_sizes[k]);
 		S_yard_of(&out->at[3][k], sha2, "SHA-256", "openssl", hg_sizes[k]);
 	}
+}
+
+void hg_yardsticks_clear(hg_yardsticks *y)
+{
+	size_t k, i;
+	for (k = 0; y && k < HG_NYARD; k++)
+		for (i = 0; i < HG_NSIZES; i++) {
+			/* the yardsticks' own copies (S_yard_of) */
+			free((char *)y->at[k][i].anchor_instance);
+			free((char *)y->at[k][i].anchor_implementation);
+			y->at[k][i].anchor_instance = y->at[k][i].anchor_implementation = NULL;
+		}
 }
 
 int hg_records_headline_at(hg_headline_fig *out, hg_record *const *recs, size_t n,

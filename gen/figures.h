@@ -37,6 +37,16 @@ typedef struct {
 	double half_pct, target_pct;
 } hg_iv;
 
+/* A figure's paired ratio to its campaign's anchor at its message size (headline.paired of its
+ * record, evidence.h): with another figure's against the same anchor in the same campaign, the
+ * ratio of the two comes from the pairs (hg_ratio_of). */
+typedef struct {
+	double ratio, low, high; /* the ratio to the anchor and its 95 % interval */
+	long long seed;          /* the campaign's */
+	int self;                /* the anchor's own figure: exactly 1 */
+	int wide;                /* its interval is wide (above the noise threshold) */
+} hg_pair;
+
 /* The figures of a row that only its own page, its chart and the downloads show: NULL in the rows
  * the outputs spanning the field keep (hg_figs_spanning), so that those stay small. */
 typedef struct {
@@ -69,6 +79,8 @@ typedef struct {
 	double headline_cycles, headline_cpb;
 	char *headline_estimator;
 	hg_iv headline_iv;       /* its interval */
+	char *anchor_instance, *anchor_implementation; /* pair's anchor; NULL: no paired ratio */
+	hg_pair pair;
 	long long static_bytes, peak_rss_kib; /* -1: not recorded */
 	long long stack_bytes, heap_peak_bytes; /* -1: not recorded */
 	char *supercop_path;     /* a SUPERCOP implementation's path in its tree; NULL: not one */
@@ -139,6 +151,9 @@ int hg_spill_get(hg_spill *s, const hg_spill_block *b, hg_fig *into);
 /* Every field of a row a page can show, or of an interval, into a digest (figtable.c). */
 void hg_fig_md(hg_md *m, const hg_fig *f);
 void hg_iv_md(hg_md *m, const hg_iv *iv);
+/* A paired ratio with its anchor (NULL: none) into a digest. */
+void hg_pair_md(hg_md *m, const char *anchor_instance, const char *anchor_implementation,
+	const hg_pair *p);
 /* Median of the single-call samples and their interquartile range in % of it; -1: too few. */
 int hg_record_spread(const hg_record *r, double *median, double *pct);
 
@@ -153,6 +168,9 @@ typedef struct {
 	hg_iv iv;                /* its interval */
 	int disturbed;           /* the record's "disturbed" */
 	unsigned long long bytes; /* the message size */
+	/* its paired ratio's anchor (borrowed; NULL: none, pair is then unset) and the ratio */
+	const char *anchor_instance, *anchor_implementation;
+	hg_pair pair;
 } hg_headline_fig;
 /* The headline of a record whose guide's figures (from its rounds) are mean: the record's own
  * with its interval, else the mean's with estimator "mean". */
@@ -164,24 +182,39 @@ double hg_headline_half(const hg_headline_fig *h, int per_call);
 /* The headline of a row of figures (ok), as hg_headline_of gave it. */
 void hg_headline_of_fig(hg_headline_fig *out, const hg_fig *f);
 
-/* Are two headlines within noise of each other: does either have an interval, and do their
- * intervals (a point for a figure without one) overlap? */
+/* Were two headlines timed paired: each beside the same anchor in the same campaign, at the same
+ * message size? */
+int hg_paired(const hg_headline_fig *a, const hg_headline_fig *b);
+/* Is the first of two paired ratios faster than the second beyond noise: the high end of their
+ * quotient's interval (hg_ratio_of) below 1? */
+int hg_pair_faster(const hg_pair *a, const hg_pair *b);
+/* Are two headlines within noise of each other? Paired: does the interval of their ratio hold 1
+ * (neither is faster beyond noise)? Else: does either have an interval, and do their intervals
+ * (a point for a figure without one) overlap? */
 int hg_within_noise(const hg_headline_fig *a, const hg_headline_fig *b);
-/* Is a faster than b beyond noise: a's interval (or point) wholly below b's? */
+/* Is a faster than b beyond noise? Paired: hg_pair_faster; else a's interval (or point) wholly
+ * below b's. */
 int hg_faster_beyond_noise(const hg_headline_fig *a, const hg_headline_fig *b);
 /* The low and high ends of a headline's interval per byte (the figure itself when it has none). */
 void hg_headline_bounds(const hg_headline_fig *h, double *lo, double *hi);
 
-/* The ratio of one headline to another per byte, with its interval. The two figures were measured
- * at different moments (unpaired), so their errors add: the interval runs from x's low bound over
- * ref's high one to x's high bound over ref's low one. */
+/* The ratio of one headline to another per byte, with its interval. Two figures timed paired
+ * (hg_paired) give the quotient of their ratios to the anchor, its interval the two relative
+ * half-widths combined in quadrature in log space (with the anchor's own figure as ref, exactly
+ * x's ratio and interval). Otherwise the two were measured at different moments (unpaired), so
+ * their errors add: the interval runs from x's low bound over ref's high one to x's high bound
+ * over ref's low one. */
 typedef struct {
 	double ratio;            /* x / ref */
 	double low, high;        /* its interval; -1: none (either figure has no interval) */
 	int same;                /* x is ref's own figure: exactly 1, bounds 1 when it has one */
+	int paired;              /* from the two figures' paired ratios */
+	int wide;                /* paired, and either paired ratio's interval is wide */
 } hg_ratio;
-/* How a ratio's interval was found, as the downloads name it (ratio_method): from the two
- * figures' intervals; a ratio of evidence without intervals is the two headlines divided. */
+/* How a ratio's interval was found, as the downloads name it (ratio_method): from the pairs of
+ * two figures timed paired with the campaign's anchor; from the two figures' intervals; a ratio of
+ * evidence without intervals is the two headlines divided. */
+#define HG_RATIO_PAIRED "paired-anchor"
 #define HG_RATIO_UNPAIRED "unpaired-intervals"
 #define HG_RATIO_HEADLINES "unpaired-headlines"
 /* The ratio of x to ref per byte; -1 when either has no figure (out->ratio is then -1). */
@@ -196,7 +229,8 @@ void hg_memory_to_fig(hg_fig *f, const hg_record *r);
 /* ---- the yardsticks ---- */
 
 /* The yardsticks of a system: the headlines of SM3 and SHA-256, reference and OpenSSL, at each
- * size of hg_sizes (cpb < 0 when not measured there; estimator NULL). */
+ * size of hg_sizes (cpb < 0 when not measured there; estimator NULL; their paired ratios' anchors
+ * the yardsticks' own copies, freed by hg_yardsticks_clear). */
 #define HG_NYARD 4
 typedef struct {
 	hg_headline_fig at[HG_NYARD][HG_NSIZES];
@@ -205,6 +239,7 @@ typedef struct {
 #define HG_AT_65536 7
 extern const char *const hg_yard_names[HG_NYARD]; /* "SM3 (reference)", … */
 void hg_yardsticks_of(hg_yardsticks *out, const hg_sysalg *sm3, const hg_sysalg *sha2);
+void hg_yardsticks_clear(hg_yardsticks *y);
 
 /* The rows of one algorithm on one system (figures.c). */
 typedef struct {

@@ -124,14 +124,122 @@ static size_t S_below(const double *v, size_t n, double x)
 	return lo;
 }
 
+/* A row timed paired among those ranked: its place in figs, its headline's bounds per byte and
+ * its paired ratio. */
+typedef struct {
+	const hg_fig *f;
+	size_t i;
+	double lo, hi;
+} S_paired_row;
+
+/* 0 when two rows were timed paired with each other (hg_paired): the same anchor, campaign and
+ * message size. */
+static int S_cmp_pairing(const S_paired_row *a, const S_paired_row *b)
+{
+	int c = strcmp(a->f->anchor_instance, b->f->anchor_instance);
+	if (c || (c = strcmp(a->f->anchor_implementation, b->f->anchor_implementation)) != 0)
+		return c;
+	if (a->f->pair.seed != b->f->pair.seed)
+		return a->f->pair.seed < b->f->pair.seed ? -1 : 1;
+	return a->f->message_bytes < b->f->message_bytes ? -1 :
+		a->f->message_bytes > b->f->message_bytes;
+}
+
+static int S_cmp_paired_row(const void *x, const void *y)
+{
+	const S_paired_row *a = x, *b = y;
+	int c = S_cmp_pairing(a, b);
+	return c ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int S_cmp_pair_high(const void *x, const void *y)
+{
+	const hg_pair *a = *(const hg_pair *const *)x, *b = *(const hg_pair *const *)y;
+	return a->high < b->high ? -1 : a->high > b->high;
+}
+
+/* The ranks of one set of rows timed paired with each other (n of them): among themselves they are
+ * faster beyond noise by their paired ratio, not by their intervals, so the count of faster rows
+ * below each (base, by the intervals of every row) loses theirs and gains the paired one. Rows
+ * whose high end lies below i's low end are faster whatever the quadrature (hg_pair_faster): a
+ * binary search; those between its low end and its ratio are tried one by one. */
+static void S_paired_ranks(size_t *rank, const S_paired_row *rows, size_t n, const size_t *base)
+{
+	double *his = calloc(n + 1, sizeof(double));
+	const hg_pair **by_high = calloc(n + 1, sizeof(*by_high));
+	size_t i, k, m = 0;
+
+	if (!his || !by_high) {
+		fprintf(stderr, "hashgen: out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < n; i++) {
+		if (rows[i].hi == rows[i].hi)
+			his[m++] = rows[i].hi;
+		by_high[i] = &rows[i].f->pair;
+	}
+	qsort(his, m, sizeof(double), S_cmp_double);
+	qsort(by_high, n, sizeof(*by_high), S_cmp_pair_high);
+	for (i = 0; i < n; i++) {
+		const hg_pair *p = &rows[i].f->pair;
+		size_t faster = 0, lo = 0, hi = n;
+		/* how many of by_high have their high end below p's low end */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (by_high[mid]->high < p->low)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		faster = lo;
+		for (k = lo; k < n && by_high[k]->high < p->ratio; k++)
+			faster += hg_pair_faster(by_high[k], p);
+		rank[rows[i].i] = 1 + base[rows[i].i] - S_below(his, m, rows[i].lo) + faster;
+	}
+	free(his);
+	free(by_high);
+}
+
+/* The ranks of the rows timed paired (base[i]: how many rows' intervals lie below figs[i]'s). */
+static void S_ranks_paired(size_t *rank, const hg_fig *const *figs, size_t n, const size_t *base)
+{
+	S_paired_row *rows = calloc(n + 1, sizeof(*rows));
+	size_t i, m = 0, first;
+
+	if (!rows) {
+		fprintf(stderr, "hashgen: out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < n; i++) {
+		hg_headline_fig h;
+		if (!figs[i] || !figs[i]->anchor_instance || !figs[i]->anchor_implementation)
+			continue;
+		hg_headline_of_fig(&h, figs[i]);
+		rows[m].f = figs[i];
+		rows[m].i = i;
+		hg_headline_bounds(&h, &rows[m].lo, &rows[m].hi);
+		m++;
+	}
+	qsort(rows, m, sizeof(*rows), S_cmp_paired_row);
+	for (first = 0; first < m; first = i) {
+		for (i = first + 1; i < m && S_cmp_pairing(&rows[first], &rows[i]) == 0; i++)
+			;
+		S_paired_ranks(rank, rows + first, i - first, base);
+	}
+	free(rows);
+}
+
 void hg_ranks(size_t *rank, const hg_fig *const *figs, size_t n)
 {
 	/* k is faster than i beyond noise when k's high end lies below i's low end: the high ends
-	 * sorted, each rank is a binary search, so that a large field stays n log n */
+	 * sorted, each rank is a binary search, so that a large field stays n log n; rows timed
+	 * paired with each other are then ranked among themselves by their paired ratios */
 	double *his = calloc(n + 1, sizeof(double));
+	size_t *base = calloc(n + 1, sizeof(size_t));
 	size_t i, m = 0;
+	int paired = 0;
 
-	if (!his) {
+	if (!his || !base) {
 		fprintf(stderr, "hashgen: out of memory\n");
 		exit(1);
 	}
@@ -144,6 +252,7 @@ void hg_ranks(size_t *rank, const hg_fig *const *figs, size_t n)
 		hg_headline_bounds(&h, &lo, &hi);
 		if (hi == hi) /* not NaN: a NaN is below nothing */
 			his[m++] = hi;
+		paired |= figs[i]->anchor_instance != NULL;
 	}
 	qsort(his, m, sizeof(double), S_cmp_double);
 	for (i = 0; i < n; i++) {
@@ -155,8 +264,12 @@ void hg_ranks(size_t *rank, const hg_fig *const *figs, size_t n)
 		}
 		hg_headline_of_fig(&h, figs[i]);
 		hg_headline_bounds(&h, &lo, &hi);
+		base[i] = S_below(his, m, lo);
 		/* a figure is never faster than itself, even with its ends the wrong way round */
-		rank[i] = 1 + S_below(his, m, lo) - (hi < lo ? 1 : 0);
+		rank[i] = 1 + base[i] - (hi < lo ? 1 : 0);
 	}
+	if (paired)
+		S_ranks_paired(rank, figs, n, base);
 	free(his);
+	free(base);
 }

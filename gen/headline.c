@@ -1,6 +1,6 @@
 /* headline.c — the headline figure of a record (an estimator that repeats on a noisy host, beside
- * the guide's means) with its interval, and the campaign's estimator, read from the evidence as
- * untrusted input. */
+ * the guide's means) with its interval and its paired ratio to the campaign's anchor, and the
+ * campaign's estimator, read from the evidence as untrusted input. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -103,6 +103,94 @@ static int S_interval(hg_interval *out, json_t *iv, const char *file)
 	return 0;
 }
 
+/* A required finite number above 0 of headline.paired. */
+static int S_pair_num(double *out, json_t *pd, const char *key, const char *file)
+{
+	json_t *v = json_object_get(pd, key);
+	char path[96];
+	snprintf(path, sizeof path, "headline.paired.%s", key);
+	if (!v)
+		return hg_ev_bad(file, path, "missing");
+	if (!json_is_number(v) || !isfinite(json_number_value(v)) || !(json_number_value(v) > 0))
+		return hg_ev_bad(file, path, "expected a number above 0");
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* A required string of headline.paired.anchor. */
+static int S_anchor_str(char **out, json_t *anchor, const char *key, const char *file)
+{
+	json_t *v = json_object_get(anchor, key);
+	char path[96];
+	snprintf(path, sizeof path, "headline.paired.anchor.%s", key);
+	if (!v || !json_is_string(v))
+		return hg_ev_bad(file, path, v ? "expected a string" : "missing");
+	*out = hg_xstrdup(json_string_value(v));
+	return 0;
+}
+
+/* The fields of headline.paired the pages do not use: checked for their type when present. */
+static int S_paired_rest(json_t *pd, const char *file)
+{
+	json_t *method = json_object_get(pd, "method"), *seed = json_object_get(pd, "bootstrap_seed");
+	json_t *ratios = json_object_get(pd, "pair_ratios");
+	long long n;
+	double x;
+
+	if (method && !json_is_string(method))
+		return hg_ev_bad(file, "headline.paired.method", "expected a string");
+	if (seed && !json_is_integer(seed))
+		return hg_ev_bad(file, "headline.paired.bootstrap_seed", "expected an integer");
+	if (ratios && !json_is_array(ratios))
+		return hg_ev_bad(file, "headline.paired.pair_ratios", "expected an array");
+	return hg_ev_int(&n, file, pd, "headline.paired.", "pairs", 0) ||
+		hg_ev_int(&n, file, pd, "headline.paired.", "passes", 0) ||
+		S_num(&x, json_object_get(pd, "half_width_pct"), file, "headline.paired.half_width_pct",
+			0) ? -1 : 0;
+}
+
+/* headline.paired: the anchor, the campaign's seed, the ratio in its interval and its state
+ * required; the anchor's own record (self) exactly 1. */
+static int S_paired(hg_rec_paired *out, json_t *pd, const char *file)
+{
+	json_t *anchor = json_object_get(pd, "anchor"), *self = json_object_get(pd, "self");
+	json_t *seed = json_object_get(pd, "campaign_seed"), *state = json_object_get(pd, "state");
+
+	if (!json_is_object(pd))
+		return hg_ev_bad(file, "headline.paired", "expected an object");
+	if (!anchor || !json_is_object(anchor))
+		return hg_ev_bad(file, "headline.paired.anchor", anchor ? "expected an object" :
+			"missing");
+	if (!self || !json_is_boolean(self))
+		return hg_ev_bad(file, "headline.paired.self", self ? "expected true or false" :
+			"missing");
+	if (!seed || !json_is_integer(seed))
+		return hg_ev_bad(file, "headline.paired.campaign_seed", seed ? "expected an integer" :
+			"missing");
+	if (!state || !json_is_string(state) || (strcmp(json_string_value(state), "narrow") != 0 &&
+			strcmp(json_string_value(state), "wide") != 0))
+		return hg_ev_bad(file, "headline.paired.state", state ?
+			"expected \"narrow\" or \"wide\"" : "missing");
+	if (S_pair_num(&out->ratio, pd, "ratio", file) || S_pair_num(&out->low, pd, "low", file) ||
+		S_pair_num(&out->high, pd, "high", file) || S_paired_rest(pd, file))
+		return -1;
+	if (out->low > out->ratio)
+		return hg_ev_bad(file, "headline.paired.low", "above headline.paired.ratio");
+	if (out->ratio > out->high)
+		return hg_ev_bad(file, "headline.paired.high", "below headline.paired.ratio");
+	out->self = json_is_true(self);
+	if (out->self && (out->ratio != 1 || out->low != 1 || out->high != 1))
+		return hg_ev_bad(file, "headline.paired.ratio", "expected ratio, low and high 1 for "
+			"the anchor's own record (self true)");
+	if (S_anchor_str(&out->anchor_instance, anchor, "instance", file) ||
+		S_anchor_str(&out->anchor_implementation, anchor, "implementation", file))
+		return -1;
+	out->campaign_seed = (long long)json_integer_value(seed);
+	out->state = strcmp(json_string_value(state), "wide") == 0 ? HG_IV_WIDE : HG_IV_NARROW;
+	out->present = 1;
+	return 0;
+}
+
 static int S_headline(hg_headline *h, json_t *hl, const char *file)
 {
 	json_t *est = json_object_get(hl, "estimator"), *ps = json_object_get(hl, "passes"), *v;
@@ -131,6 +219,9 @@ static int S_headline(hg_headline *h, json_t *hl, const char *file)
 	}
 	v = json_object_get(hl, "interval");
 	if (v && !json_is_null(v) && S_interval(&h->interval, v, file) != 0)
+		return -1;
+	v = json_object_get(hl, "paired");
+	if (v && !json_is_null(v) && S_paired(&h->paired, v, file) != 0)
 		return -1;
 	h->estimator = hg_xstrdup(json_string_value(est));
 	h->present = 1;
@@ -186,6 +277,9 @@ void hg_headline_clear(hg_record *r)
 	r->headline.estimator = NULL;
 	free(r->headline.interval.method);
 	r->headline.interval.method = NULL;
+	free(r->headline.paired.anchor_instance);
+	free(r->headline.paired.anchor_implementation);
+	memset(&r->headline.paired, 0, sizeof(r->headline.paired));
 }
 
 /* A number or null (NAN) of campaign.history. */

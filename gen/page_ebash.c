@@ -179,18 +179,27 @@ static size_t S_untimed(const char **out, const hg_system *s, const hg_fig *cons
 	return m;
 }
 
-static void S_intro(hg_arena *a, hg_node *body, const hg_system *s)
+/* The page's first paragraph; what it says of figures timed paired only when rows has one. */
+static void S_intro(hg_arena *a, hg_node *body, const hg_system *s, const hg_fig *const *rows,
+	size_t n)
 {
 	hg_node *para = hg_add(a, body, HG_PARA);
-	hg_add_text(a, para, hg_unit_text(a, s, "Every primitive measured on this system, SUPERCOP's crypto_hash "
-		"primitives and the NGCC candidates alike, as eBASH tabulates them: for each, its "
+	size_t i;
+	int paired = 0;
+	for (i = 0; i < n && !paired; i++)
+		paired = rows[i]->anchor_instance != NULL;
+	hg_add_text(a, para, hg_unit_text(a, s, hg_printf(a, "Every primitive measured on this "
+		"system, SUPERCOP's crypto_hash primitives and the NGCC candidates alike, as eBASH "
+		"tabulates them: for each, its "
 		"fastest implementation (by the headline figure at the longest message it was timed "
-		"at; those within noise of it, their intervals overlapping, are named beside it) with "
+		"at; those within noise of it, their intervals overlapping%s, are named beside it) with "
 		"the compiler setting SUPERCOP built it with, and that implementation's cycles per byte "
 		"at each message length, fastest first; primitives within noise of each other at long "
 		"share a rank. Cycles are the headline "
 		"figures, each ± the half-width of its interval, from an estimator that repeats on a "
-		"shared or virtual host, not eBASH's median of medians. "));
+		"shared or virtual host, not eBASH's median of medians. ", paired ? " (or, both timed "
+		"paired with the campaign's anchor, the interval of their paired ratio holding 1)" :
+		"")));
 	hg_add_text(a, hg_add(a, para, HG_EMPH), "long");
 	hg_add_text(a, para, " is the figure measured at 65536 B, not eBASH's extrapolation to "
 		"unbounded messages; the other columns are message lengths in bytes; — marks a length "
@@ -226,7 +235,7 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	p->breadcrumb = hg_system_breadcrumb(a, s);
 	hg_add_text(a, p->breadcrumb, " › eBASH table");
 	hg_add_heading(a, body, 1, p->title);
-	S_intro(a, body, s);
+	S_intro(a, body, s, rows, n);
 	qsort(prims, nprims, sizeof(S_prim), S_cmp_prim);
 	t = hg_add_table(a, body, head, num);
 	t->title = "Cycles per byte of each primitive's fastest implementation";

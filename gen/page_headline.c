@@ -79,7 +79,35 @@ static const char *S_cpb(hg_arena *a, const hg_headline_fig *h)
 	return hg_strdup(a, hg_fmt_cpb_pm(b, sizeof(b), h->cpb, hg_headline_half(h, 0)));
 }
 
-void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
+/* The cell of a paired ratio (x and ref timed beside the same anchor in one campaign): its title
+ * says so, ≈ when its interval holds 1, ‡ when either pair's interval is wide. */
+static int S_paired_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
+	const hg_headline_fig *ref, const hg_ratio *r, const char *text)
+{
+	hg_node *c = hg_add_cell(a, row, NULL, 1), *span = hg_add(a, c, HG_SPAN);
+	const char *beside = hg_printf(a, "timed side by side with %s (%s) in the same campaign",
+		x->anchor_instance, x->anchor_implementation);
+
+	if (hg_within_noise(x, ref)) {
+		span->cls = "noise";
+		span->title = hg_printf(a, "within noise: both %s, the interval of their paired ratio, "
+			"%.4g to %.4g, holds 1, so the two are not shown to differ", beside, r->low,
+			r->high);
+		hg_add_textf(a, span, "≈ %s (within noise)", text);
+	} else {
+		span->title = hg_printf(a, "paired: both %s; interval %.4g to %.4g", beside, r->low,
+			r->high);
+		hg_add_text(a, span, text);
+	}
+	if (!r->wide)
+		return 0;
+	S_mark(a, c, "‡", hg_printf(a, "wide at %llu B: the interval from the pairs of %s is wider "
+		"than the campaign's noise threshold", x->bytes, !ref->pair.wide ? "this figure" :
+		!x->pair.wide ? "the yardstick" : "both"));
+	return HG_MARK_PAIRED_WIDE;
+}
+
+int hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
 	const hg_headline_fig *ref, const char *times, const char *unit)
 {
 	hg_node *c, *span;
@@ -88,13 +116,15 @@ void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
 
 	if (hg_ratio_of(&r, x, ref) != 0) {
 		hg_add_cell(a, row, "—", 1);
-		return;
+		return 0;
 	}
 	/* a yardstick's own row is exactly 1, without an interval to show */
 	hg_fmt_ratio(b, sizeof(b), r.ratio, r.same ? -1 : r.low, r.high, times);
+	if (r.paired && !r.same)
+		return S_paired_cell(a, row, x, ref, &r, b);
 	if (r.same || !hg_within_noise(x, ref)) {
 		hg_add_cell(a, row, b, 1);
-		return;
+		return 0;
 	}
 	c = hg_add_cell(a, row, NULL, 1);
 	span = hg_add(a, c, HG_SPAN);
@@ -102,6 +132,7 @@ void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
 	span->title = hg_printf(a, "within noise: the intervals of %s and %s %s/byte overlap, "
 		"so the two are not shown to differ", S_cpb(a, x), S_cpb(a, ref), unit);
 	hg_add_textf(a, span, "≈ %s (within noise)", b);
+	return 0;
 }
 
 void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit, int *noted)
@@ -123,6 +154,9 @@ void hg_marks_legend(hg_arena *a, hg_node *body, int used, double limit, int *no
 			used & HG_MARK_WIDE ? "wide (its half-width is above the precision the campaign "
 			"asked for)" : "", iv == (HG_MARK_WIDE | HG_MARK_UNCONFIRMED) ? " or " : "",
 			used & HG_MARK_UNCONFIRMED ? "unconfirmed (no calm pass lies within it)" : "");
+	if (used & HG_MARK_PAIRED_WIDE)
+		hg_add_text(a, p, "‡ on a ratio: it is paired and wide (the interval from the pairs of "
+			"either figure is wider than the campaign's noise threshold). ");
 	if (used & HG_MARK_DISTURBED)
 		hg_add_text(a, p, "‡ on a figure without an interval: disturbed, not confirmed by a "
 			"second pass within 2 %, one of them calm (in evidence of an earlier hashbench: its "

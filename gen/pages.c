@@ -431,8 +431,24 @@ static int S_yard_row(hg_arena *a, hg_node *t, hg_node *label, const hg_headline
 	else
 		hg_add_cell(a, row, "—", 1);
 	if (ref->cpb > 0)
-		hg_ratio_cell(a, row, at64k, ref, " ×", unit);
+		used |= hg_ratio_cell(a, row, at64k, ref, " ×", unit);
 	return used;
+}
+
+/* Is any of recs at 65536 B, or a yardstick there, timed paired with the SM3 reference's? */
+static int S_any_paired(hg_record **recs, size_t n, const hg_yardsticks *y)
+{
+	const hg_headline_fig *ref = &y->at[0][HG_AT_65536];
+	hg_headline_fig h;
+	size_t i;
+	for (i = 1; i < HG_NYARD; i++)
+		if (hg_paired(&y->at[i][HG_AT_65536], ref))
+			return 1;
+	for (i = 0; i < n; i++)
+		if (recs[i]->message_bytes == 65536 &&
+			hg_records_headline_at(&h, recs, n, recs[i], 65536) == 0 && hg_paired(&h, ref))
+			return 1;
+	return 0;
 }
 
 static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_record **recs,
@@ -453,10 +469,13 @@ static void S_yardstick_section(hg_arena *a, hg_node *body, const char *id, hg_r
 		"instance of %s beside SM3 and SHA-256, their reference and OpenSSL implementations, "
 		"measured in the same campaign. ", hg_unit_name(s), id);
 	if (ref->cpb > 0)
-		hg_add_text(a, p, "Below 1.00 × is faster than the SM3 reference; a ratio is shown ± "
-			"the half-width of its interval, found from the two figures' intervals (measured at "
+		hg_add_textf(a, p, "Below 1.00 × is faster than the SM3 reference; a ratio is shown ± "
+			"the half-width of its interval, %sfound from the two figures' intervals (measured at "
 			"different moments, so their errors add); a ratio whose two figures' intervals "
-			"overlap reads ≈ (within noise): the difference is not shown to be real.");
+			"overlap reads ≈ (within noise): the difference is not shown to be real.",
+			S_any_paired(recs, n, y) ? "for two figures timed paired (each side by side with "
+			"the campaign's anchor) the quotient of their ratios to it, its interval from their "
+			"pairs (≈ where it holds 1), otherwise " : "");
 	else
 		hg_add_text(a, p, "The SM3 reference was not measured on this system: no ratios.");
 	t = hg_add_table(a, body, ref->cpb > 0 ? head : no_ratio, num);

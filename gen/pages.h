@@ -79,6 +79,7 @@ const char *hg_counter_lookup(hg_arena *a, const hg_system *s, const char *name)
 #define HG_MARK_WIDE 4
 #define HG_MARK_UNCONFIRMED 8
 #define HG_MARK_NO_INTERVAL 16
+#define HG_MARK_PAIRED_WIDE 32 /* ‡ on a paired ratio whose pairs' interval is wide */
 /* Append to cell the † of a spread at bytes above limit (a small span whose title says what it
  * means there); returns HG_MARK_UNSTABLE. */
 int hg_mark_spread(hg_arena *a, hg_node *cell, unsigned long long bytes, double spread_pct,
@@ -91,10 +92,12 @@ int hg_headline_cell(hg_arena *a, hg_node *row, const hg_headline_fig *h, int pe
 /* The same for a row of figures; "—" when f is NULL. */
 int hg_fig_cell(hg_arena *a, hg_node *row, const hg_fig *f, int per_call);
 /* The cell of the ratio of x to ref per byte ("1.19" and times, "—" when either is missing),
- * ± the half-width of its interval (hg_ratio_of) when both have one: "1.19 ± 0.01×"; when their
- * intervals overlap, "≈ 1.00 ± 0.01× (within noise)" with a title saying why, its figures in
- * unit (hg_unit_name of their system) per byte. */
-void hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
+ * ± the half-width of its interval (hg_ratio_of) when both have one: "1.19 ± 0.01×"; when they
+ * are within noise (hg_within_noise), "≈ 1.00 ± 0.01× (within noise)" with a title saying why,
+ * its figures in unit (hg_unit_name of their system) per byte. A paired ratio's title says it is
+ * one, and a wide one is marked ‡ (its title naming ref the yardstick); returns the marks
+ * (HG_MARK_PAIRED_WIDE or 0). */
+int hg_ratio_cell(hg_arena *a, hg_node *row, const hg_headline_fig *x,
 	const hg_headline_fig *ref, const char *times, const char *unit);
 /* The line under a table that explains the marks in used (nothing when used is 0); the note on
  * figures without an interval only while *noted is 0 (noted NULL: always), then sets it, so

@@ -72,6 +72,7 @@ struct hg_algpages {
 	char global[65];    /* digest of the generator and the templates the pages use */
 	hg_spill *spill;    /* where the pages' spanning rows wait for the system pages */
 	hg_yardsticks *yards; /* per system */
+	size_t nyards;
 	char *yard_keys;    /* per system, 65 bytes each: the digest of its yardsticks */
 };
 
@@ -542,6 +543,7 @@ static int S_yardsticks(hg_algpages *c)
 	const hg_data *d = c->d;
 	size_t k;
 	c->yards = calloc(d->nsystems + 1, sizeof(hg_yardsticks));
+	c->nyards = c->yards ? d->nsystems : 0;
 	c->yard_keys = calloc(d->nsystems + 1, 65);
 	for (k = 0; k < d->nsystems; k++) {
 		const hg_system *s = &d->systems[k];
@@ -732,6 +734,8 @@ void hg_algpages_free(hg_algpages *c)
 	for (i = 0; i < c->ngroups; i++)
 		free(c->groups[i]);
 	free(c->groups);
+	for (k = 0; k < c->nyards; k++)
+		hg_yardsticks_clear(&c->yards[k]);
 	free(c->yards);
 	hg_spill_close(c->spill);
 	free(c->yard_keys);

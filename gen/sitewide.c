@@ -205,6 +205,7 @@ void hg_span_digest(char out[65], const char *what, const char *global, const hg
 		hg_md_num(m, h->cycles);
 		hg_md_int(m, h->mean);
 		hg_iv_md(m, &h->iv);
+		hg_pair_md(m, h->anchor_instance, h->anchor_implementation, &h->pair);
 		hg_md_int(m, h->disturbed);
 		hg_md_int(m, (long long)h->bytes);
 	}

@@ -303,6 +303,109 @@ Test(compare, csv_quotes_what_needs_quoting)
 	free(out);
 }
 
+/* ---- ranks of figures timed paired ---- */
+
+/* A row at 65536 B with headline cpb in [lo, hi] (narrow), paired with anchor (NULL: not) in
+ * campaign seed at ratio in [plo, phi]. */
+static hg_fig S_rank_fig(double cpb, double lo, double hi, const char *anchor, long long seed,
+	double ratio, double plo, double phi)
+{
+	hg_fig f;
+	memset(&f, 0, sizeof(f));
+	f.ok = 1;
+	f.message_bytes = 65536;
+	f.headline_cpb = cpb;
+	f.headline_cycles = cpb * 65536;
+	f.headline_iv = (hg_iv){ .state = HG_IV_NARROW, .low_cycles = lo * 65536,
+		.high_cycles = hi * 65536, .low_cpb = lo, .high_cpb = hi,
+		.half_pct = (hi - lo) / 2 / cpb * 100, .target_pct = 2 };
+	f.anchor_instance = (char *)anchor;
+	f.anchor_implementation = anchor ? (char *)"reference" : NULL;
+	f.pair.seed = seed;
+	f.pair.ratio = ratio;
+	f.pair.low = plo;
+	f.pair.high = phi;
+	f.pair.self = anchor && ratio == 1 && plo == 1 && phi == 1;
+	return f;
+}
+
+/* 1 + how many of figs are faster than figs[i] beyond noise, one by one. */
+static size_t S_rank_one_by_one(const hg_fig *const *figs, size_t n, size_t i)
+{
+	hg_headline_fig a, b;
+	size_t k, rank = 1;
+	hg_headline_of_fig(&b, figs[i]);
+	for (k = 0; k < n; k++) {
+		if (k == i || !figs[k])
+			continue;
+		hg_headline_of_fig(&a, figs[k]);
+		rank += (size_t)hg_faster_beyond_noise(&a, &b);
+	}
+	return rank;
+}
+
+Test(compare, figures_timed_paired_are_ranked_by_their_paired_ratio)
+{
+	/* three headlines within noise of each other, their paired ratios apart; a fourth row of
+	 * another campaign, within noise of them all */
+	hg_fig f[4] = { S_rank_fig(9.2, 9.15, 9.25, "SM3", 5, 1.19, 1.189, 1.191),
+		S_rank_fig(9.21, 9.16, 9.26, "SM3", 5, 1.18, 1.179, 1.181),
+		S_rank_fig(9.22, 9.17, 9.27, "SM3", 5, 1.2, 1.199, 1.201),
+		S_rank_fig(9.21, 9.16, 9.26, "SM3", 6, 1.17, 1.169, 1.171) };
+	const hg_fig *figs[4] = { &f[0], &f[1], &f[2], &f[3] };
+	size_t rank[4];
+
+	hg_ranks(rank, figs, 4);
+	cr_expect_eq(rank[1], 1);
+	cr_expect_eq(rank[0], 2);
+	cr_expect_eq(rank[2], 3);
+	cr_expect_eq(rank[3], 1, "another campaign: within noise of all three");
+}
+
+Test(compare, ranks_agree_with_faster_beyond_noise_one_by_one)
+{
+	static const char *const anchors[] = { NULL, "SM3", "SM3", "SHA-256" };
+	enum { N = 600 };
+	hg_fig *f = calloc(N, sizeof(hg_fig));
+	const hg_fig **figs = calloc(N, sizeof(*figs));
+	size_t *rank = calloc(N, sizeof(size_t)), i, paired = 0;
+	unsigned long long x = 12345;
+
+	for (i = 0; i < N; i++) {
+		double u[4], cpb, half, ratio, lo, hi;
+		size_t k, g;
+		for (k = 0; k < 4; k++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			u[k] = (double)(x >> 11) / 9007199254740992.0;
+		}
+		g = (size_t)(u[0] * 4);
+		cpb = 9 + u[1];           /* a field crowded enough that intervals overlap */
+		half = cpb * (0.001 + 0.004 * u[2]);
+		ratio = cpb / 7.75 * (1 + 0.002 * (u[3] - 0.5));
+		lo = ratio * (1 - 0.0005 - 0.003 * u[2] * u[3]);
+		hi = ratio * (1 + 0.0005 + 0.002 * u[1] * u[3]);
+		if (g && i % 97 == 0) /* now and then the anchor's own figure */
+			ratio = lo = hi = 1;
+		f[i] = S_rank_fig(cpb, cpb - half, cpb + half, anchors[g], g == 2 ? 2 : 1, ratio, lo,
+			hi);
+		figs[i] = i % 50 == 7 ? NULL : &f[i];
+		paired += g != 0;
+	}
+	hg_ranks(rank, figs, N);
+	for (i = 0; i < N; i++) {
+		if (!figs[i]) {
+			cr_expect_eq(rank[i], 0);
+			continue;
+		}
+		cr_expect_eq(rank[i], S_rank_one_by_one(figs, N, i), "row %zu (anchor %s, seed %lld)",
+			i, f[i].anchor_instance ? f[i].anchor_instance : "none", f[i].pair.seed);
+	}
+	cr_expect_gt(paired, N / 2);
+	free(f);
+	free(figs);
+	free(rank);
+}
+
 /* ---- pages ---- */
 
 Test(compare, comparison_page_groups_by_digest_and_sorts_by_speed)

@@ -263,6 +263,64 @@ Test(headline, a_bad_headline_is_one_line_naming_file_and_field)
 			cases[k].by, cases[k].message);
 }
 
+/* A well-formed headline.paired with key set to value (a JSON text; NULL: key removed), as the
+ * text that follows litchi_256's estimator (caller frees). */
+static char *S_paired_with(const char *key, const char *value)
+{
+	json_t *p = json_pack("{s:{s:s, s:s}, s:b, s:I, s:s, s:f, s:f, s:f, s:f, s:s, s:i, s:i}",
+		"anchor", "instance", "SM3", "implementation", "reference", "self", 0, "campaign_seed",
+		(json_int_t)1234567, "method", "paired-blocks", "ratio", 1.2345, "low", 1.2301, "high",
+		1.239, "half_width_pct", 0.36, "state", "narrow", "pairs", 40, "passes", 4);
+	char *text, *out;
+	if (value)
+		json_object_set_new(p, key, json_loads(value, JSON_DECODE_ANY, NULL));
+	else
+		json_object_del(p, key);
+	text = json_dumps(p, JSON_COMPACT);
+	out = hb_sprintf("\"estimator\": \"min-of-pass-minima\", \"paired\": %s", text);
+	free(text);
+	json_decref(p);
+	return out;
+}
+
+Test(headline, a_bad_paired_ratio_is_one_line_naming_file_and_field)
+{
+	static const struct {
+		const char *key, *value, *message;
+	} cases[] = {
+		{ "ratio", "\"x\"", "headline.paired.ratio: expected a number above 0" },
+		{ "ratio", NULL, "headline.paired.ratio: missing" },
+		{ "low", "-1", "headline.paired.low: expected a number above 0" },
+		{ "low", "1.3", "headline.paired.low: above headline.paired.ratio" },
+		{ "high", "1.2", "headline.paired.high: below headline.paired.ratio" },
+		{ "state", "\"tight\"", "headline.paired.state: expected \"narrow\" or \"wide\"" },
+		{ "campaign_seed", "\"1234567\"", "headline.paired.campaign_seed: expected an integer" },
+		{ "campaign_seed", NULL, "headline.paired.campaign_seed: missing" },
+		{ "self", "1", "headline.paired.self: expected true or false" },
+		{ "self", "true", "headline.paired.ratio: expected ratio, low and high 1 for the "
+			"anchor's own record (self true)" },
+		{ "anchor", "\"SM3\"", "headline.paired.anchor: expected an object" },
+		{ "anchor", "{\"instance\": \"SM3\"}", "headline.paired.anchor.implementation: missing" },
+		{ "anchor", "{\"instance\": 3, \"implementation\": \"reference\"}",
+			"headline.paired.anchor.instance: expected a string" },
+		{ "pairs", "4.5", "headline.paired.pairs: expected an integer" },
+		{ "method", "7", "headline.paired.method: expected a string" },
+		{ "pair_ratios", "{}", "headline.paired.pair_ratios: expected an array" },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char *by = S_paired_with(cases[k].key, cases[k].value);
+		S_refused("x86_1/records/hash-15/litchi_256__hash_65536.json",
+			"\"estimator\": \"min-of-pass-minima\"", by, cases[k].message);
+		free(by);
+	}
+	S_refused("x86_1/records/hash-15/litchi_256__hash_65536.json",
+		"\"estimator\": \"min-of-pass-minima\"",
+		"\"estimator\": \"min-of-pass-minima\", \"paired\": 7",
+		"headline.paired: expected an object");
+}
+
 #define HISTORY(campaigns, pct, source, speed) "\"precision_pct\": null, \"history\": " \
 	"{\"campaigns\": " campaigns ", \"floor_pct\": " pct ", \"floor_source\": " source ", " \
 	"\"figures\": 4, \"drift_pct\": 0.42, \"speed_vs_history_pct\": " speed "}"
