@@ -13,20 +13,22 @@
 /* Kept apart from the seeds of the ordinary passes: a paired pass has placements of its own. */
 #define S_SALT 0x7061697265640000ULL
 
-/* The pairs of one size: block k of the library against block k of the anchor, timed one after
- * the other (whichever led); a block the host held up shows in one ratio only. */
-static json_t *S_ratios(json_t *lib, json_t *anchor, unsigned long long bytes, size_t cap)
+/* One size's blocks of both sides, cycles per call in the order timed: block k of the library
+ * and block k of the anchor were timed one after the other (whichever led), a pair. */
+static json_t *S_blocks(json_t *lib, json_t *anchor, unsigned long long bytes, size_t cap)
 {
 	double *a = calloc(cap + 1, sizeof(double)), *b = calloc(cap + 1, sizeof(double));
 	size_t na, nb, k;
-	json_t *out = json_array();
+	json_t *out = json_pack("{s:[], s:[]}", "library", "anchor");
 	if (!a || !b)
 		abort();
 	na = hb_paired_blocks(a, cap, lib, bytes);
 	nb = hb_paired_blocks(b, cap, anchor, bytes);
 	for (k = 0; k < na && k < nb; k++)
-		if (a[k] > 0 && b[k] > 0)
-			json_array_append_new(out, json_real(a[k] / b[k]));
+		if (a[k] > 0 && b[k] > 0) {
+			json_array_append_new(json_object_get(out, "library"), json_real(a[k]));
+			json_array_append_new(json_object_get(out, "anchor"), json_real(b[k]));
+		}
 	free(a);
 	free(b);
 	return out;
@@ -81,10 +83,10 @@ json_t *hb_paired_pass_run(hb_run *r, const hb_instance *inst, const hb_build_re
 		for (i = 0; i < n; i++) {
 			char key[32];
 			snprintf(key, sizeof(key), "%llu", sizes[i]);
-			json_object_set_new(ratios, key, S_ratios(side[lead].result, side[1 - lead].result,
+			json_object_set_new(ratios, key, S_blocks(side[lead].result, side[1 - lead].result,
 				sizes[i], (size_t)setup.blocks));
 		}
-		json_object_set_new(out, "ratios", ratios);
+		json_object_set_new(out, "blocks", ratios);
 	} else
 		hb_note(r->o->progress, r->tty, "%s (%s) paired pass %d: %s", inst->name, inst->impl,
 			pass + 1, json_string_value(json_object_get(out, "detail")));
@@ -100,7 +102,7 @@ json_t *hb_paired_record_json(const hb_run *r, json_t *passes, const hb_instance
 	double *v[HB_PAIRED_MAX_PASSES];
 	size_t nv[HB_PAIRED_MAX_PASSES], np = 0, i, k;
 	char key[32];
-	json_t *p, *list, *all, *out;
+	json_t *p, *all, *out;
 	hb_paired q;
 
 	out = json_pack("{s:{s:s, s:s}, s:b, s:I, s:s}", "anchor", "instance", anchor->name,
@@ -115,15 +117,17 @@ json_t *hb_paired_record_json(const hb_run *r, json_t *passes, const hb_instance
 	snprintf(key, sizeof(key), "%llu", bytes);
 	all = json_array();
 	json_array_foreach(passes, i, p) {
-		list = json_object_get(json_object_get(p, "ratios"), key);
-		if (!json_array_size(list) || np == HB_PAIRED_MAX_PASSES)
+		json_t *bl = json_object_get(json_object_get(p, "blocks"), key);
+		json_t *x = json_object_get(bl, "library"), *y = json_object_get(bl, "anchor");
+		if (!json_array_size(x) || np == HB_PAIRED_MAX_PASSES)
 			continue;
-		v[np] = malloc(json_array_size(list) * sizeof(double));
+		v[np] = malloc(json_array_size(x) * sizeof(double));
 		if (!v[np])
 			abort();
-		for (nv[np] = 0; nv[np] < json_array_size(list); nv[np]++)
-			v[np][nv[np]] = json_number_value(json_array_get(list, nv[np]));
-		json_array_append(all, list);
+		for (nv[np] = 0; nv[np] < json_array_size(x); nv[np]++)
+			v[np][nv[np]] = json_number_value(json_array_get(x, nv[np])) /
+				json_number_value(json_array_get(y, nv[np]));
+		json_array_append(all, bl);
 		np++;
 	}
 	if (np == 0 || hb_paired_of(&q, v, nv, np, HB_PAIRED_WIDE_PCT, r->seed ^ bytes) != 0) {
@@ -137,7 +141,7 @@ json_t *hb_paired_record_json(const hb_run *r, json_t *passes, const hb_instance
 			"ratio", q.ratio, "low", q.low, "high", q.high, "half_width_pct", half, "state",
 			half > HB_PAIRED_WIDE_PCT ? "wide" : "narrow", "pairs", (json_int_t)q.pairs,
 			"passes", (json_int_t)q.passes, "bootstrap_seed", (json_int_t)(q.seed >> 1),
-			"pair_ratios", all));
+			"blocks", all));
 	}
 	for (k = 0; k < np; k++)
 		free(v[k]);

@@ -271,7 +271,7 @@ Test(campaign_paired, every_library_against_the_anchor, .timeout = HBT_TIMEOUT(3
 	cr_expect_eq(json_integer_value(json_object_get(p, "campaign_seed")),
 		json_integer_value(json_object_get(json_object_get(s, "campaign"), "seed")));
 	cr_expect_eq(json_integer_value(json_object_get(p, "pairs")), 30, "3 passes of 10 rounds");
-	cr_expect_eq(json_array_size(json_object_get(p, "pair_ratios")), 3);
+	cr_expect_eq(json_array_size(json_object_get(p, "blocks")), 3, "each pass's blocks of both");
 	r = json_number_value(json_object_get(p, "ratio"));
 	cr_expect(json_number_value(json_object_get(p, "low")) <= r &&
 		r <= json_number_value(json_object_get(p, "high")));
