@@ -241,25 +241,6 @@ size_t hb_interval_order(size_t k);
 int hb_interval_of(hb_interval *iv, json_t *entries, double target_pct, const hb_floor *floor);
 json_t *hb_interval_json(const hb_interval *iv, unsigned long long bytes);
 
-/* paired.c: a ratio from blocks timed side by side (duet.c) */
-typedef struct {
-	double ratio, low, high;  /* the median of the pairs' ratios a/b and its 95 % interval */
-	size_t pairs, passes;
-	double noise_pct;         /* the verdict's threshold */
-	unsigned long long seed;  /* the bootstrap's draws */
-	const char *verdict;      /* a against b: "faster", "slower" or "within noise" (static) */
-} hb_paired;
-/* One size's blocks in a driver's result: cycles per call of each (0 for a block without calls),
- * in the order timed, at most cap of them; how many. */
-size_t hb_paired_blocks(double *out, size_t cap, json_t *result, unsigned long long bytes);
-/* The verdict on an interval [low, high] of a ratio a/b: "slower" when it lies wholly above
- * 1 + noise_pct %, "faster" when wholly below 1 - noise_pct %, else "within noise". */
-const char *hb_paired_verdict(double low, double high, double noise_pct);
-/* The ratio of passes passes, ratios[p] holding pass p's n[p] pair ratios; -1 when a ratio is not
- * positive and finite or there is none. */
-int hb_paired_of(hb_paired *out, double *const *ratios, const size_t *n, size_t passes,
-	double noise_pct, unsigned long long seed);
-
 /* paired_pass.c: a campaign's paired passes, each library and the campaign's anchor taking turns
  * block by block (duet.c) */
 #define HB_PAIRED_PASSES 4        /* paired passes of each library, without --paired-passes */

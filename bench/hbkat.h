@@ -76,6 +76,10 @@ typedef struct {
 	char *detail;
 	char small[65], big[65];
 	long long cycles;
+	double ratio, low, high; /* its try median over the fastest's, timed in turns (supercop_pick.c),
+	                          * with its 95 % interval; -1: not timed so */
+	size_t rounds;           /* the rounds of that */
+	int within_noise;        /* within noise of the setting kept */
 } hb_sc_setting;
 
 typedef struct {
@@ -91,5 +95,32 @@ typedef struct {
 int hb_sc_check(hb_sc_report *out, hb_build_result **out_build, const hb_instance *inst,
 	const char *compilers_file, const char *work, unsigned time_limit_s, FILE *log);
 void hb_sc_report_clear(hb_sc_report *r);
+
+/* ---- which compiler line to keep (supercop_pick.c) ---- */
+
+#define HB_SC_PICK_ROUNDS 5        /* rounds of each line against the fastest, in turns */
+#define HB_SC_PICK_MAX_ROUNDS 32
+#define HB_SC_PICK_NOISE_PCT 1.0   /* a line is faster or slower only beyond this */
+
+/* One compiler line: whether it passed, try's median on its check, and what the picking found. */
+typedef struct {
+	int passes;
+	double cycles;
+	double ratio, low, high; /* its median over the candidate's, from rounds in turns; -1: none */
+	size_t rounds;
+	int within_noise;        /* within noise of the line kept */
+} hb_sc_pick_line;
+/* Runs one line's timing once: its median cycles, < 0 when the run failed. */
+typedef struct {
+	double (*time_one)(void *ctx, size_t line);
+	void *ctx;
+} hb_sc_pick_fns;
+/* The line to keep of lines[0..n): the candidate is the fastest that passes by its cycles; each
+ * other line that passes runs rounds times in turns with it, and the ratio of each round's two
+ * figures gives its paired ratio (paired.c); the line faster than the candidate beyond noise_pct
+ * by the most is kept, else the candidate; each line's within_noise says whether its ratio to
+ * the kept one holds 1 within noise. -1 when none passes. */
+int hb_sc_pick(hb_sc_pick_line *lines, size_t n, const hb_sc_pick_fns *fns, unsigned rounds,
+	double noise_pct);
 
 #endif

@@ -127,6 +127,26 @@ double hb_median(double *v, size_t n);
 /* The q quantile of v[0..n) by nearest rank (sorted in place); -1 when n is 0. */
 double hb_quantile(double *v, size_t n, double q);
 
+/* ---- a ratio from runs timed in turns (paired.c): the blocks of two drivers side by side
+ * (duet.c), or the compiler lines' try programs run in turns (supercop_pick.c) ---- */
+typedef struct {
+	double ratio, low, high;  /* the median of the pairs' ratios a/b and its 95 % interval */
+	size_t pairs, passes;
+	double noise_pct;         /* the verdict's threshold */
+	unsigned long long seed;  /* the bootstrap's draws */
+	const char *verdict;      /* a against b: "faster", "slower" or "within noise" (static) */
+} hb_paired;
+/* One size's blocks in a driver's result: cycles per call of each (0 for a block without calls),
+ * in the order timed, at most cap of them; how many. */
+size_t hb_paired_blocks(double *out, size_t cap, json_t *result, unsigned long long bytes);
+/* The verdict on an interval [low, high] of a ratio a/b: "slower" when it lies wholly above
+ * 1 + noise_pct %, "faster" when wholly below 1 - noise_pct %, else "within noise". */
+const char *hb_paired_verdict(double low, double high, double noise_pct);
+/* The ratio of passes passes, ratios[p] holding pass p's n[p] pair ratios; -1 when a ratio is not
+ * positive and finite or there is none. */
+int hb_paired_of(hb_paired *out, double *const *ratios, const size_t *n, size_t passes,
+	double noise_pct, unsigned long long seed);
+
 /* ---- worker processes (pool.c): independent tasks in child processes, results handed back in
  * task order ---- */
 

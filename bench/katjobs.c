@@ -38,10 +38,16 @@ static int S_check_supercop(const hb_katjobs_opts *o, const hb_instance *inst)
 		printf("%s (%s): ERROR: %s\n", inst->name, inst->impl, hb_error_last());
 		return 0;
 	}
-	for (k = 0; rep.nsettings > 1 && k < rep.nsettings; k++)
-		printf("  %s: %s%s%s\n", rep.settings[k].compiler, rep.settings[k].result,
-			rep.settings[k].detail ? ": " : "", rep.settings[k].detail ?
-			rep.settings[k].detail : "");
+	for (k = 0; rep.nsettings > 1 && k < rep.nsettings; k++) {
+		const hb_sc_setting *st = &rep.settings[k];
+		char turns[128] = "";
+		if (st->ratio > 0)
+			snprintf(turns, sizeof(turns), " (%.3f×, %.3f-%.3f, in turns%s)", st->ratio, st->low,
+				st->high, (int)k == rep.chosen ? "; kept" : st->within_noise ?
+				"; within noise of the kept" : "");
+		printf("  %s: %s%s%s%s\n", st->compiler, st->result, turns, st->detail ? ": " : "",
+			st->detail ? st->detail : "");
+	}
 	for (s = 0; s < 2; s++)
 		printf("  %s: %s (%.16s…, expected %.16s…)%s%s\n", rep.rep.files[s].name,
 			rep.rep.files[s].result, rep.rep.files[s].sha256[0] ? rep.rep.files[s].sha256 : "none",

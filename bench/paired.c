@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hbcampaign.h"
+#include "hbtiming.h"
+#include "hbutil.h"
 
 #define S_RESAMPLES 2000
 

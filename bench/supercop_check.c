@@ -275,22 +275,115 @@ static int S_library_pic(hb_sc_report *out, hb_build_result **out_build,
 	return rc;
 }
 
+/* A compiler line tried: what it built and what its try programs printed. */
+typedef struct {
+	hb_sc_unit *u;            /* its objects and try programs, while it may be kept */
+	hb_strlist dirs, objs;    /* what it links in of the primitives it calls */
+	S_try small, big;
+} S_line;
+
+static void S_line_clear(S_line *l)
+{
+	hb_sc_unit_free(l->u);
+	hb_strv_free(hb_strlist_take(&l->dirs));
+	hb_strv_free(hb_strlist_take(&l->objs));
+	free(l->small.detail);
+	free(l->big.detail);
+	memset(l, 0, sizeof(*l));
+}
+
+typedef struct {
+	S_line *lines;
+	unsigned limit;
+	FILE *log;
+} S_pick_ctx;
+
+/* One more run of a line's try program (checksumbig's): its median cycles, -1 when it failed. */
+static double S_time_one(void *ctx, size_t line)
+{
+	S_pick_ctx *c = ctx;
+	S_try t;
+	double cycles;
+	S_run_try(&t, c->lines[line].u->try_big, c->limit, c->log);
+	cycles = strcmp(t.checksum, c->lines[line].big.checksum) == 0 ? (double)t.cycles : -1;
+	free(t.detail);
+	return cycles;
+}
+
+/* Of the lines that pass, the one to keep: with two or more, timed in turns (supercop_pick.c),
+ * each setting's ratio and whether it is within noise of the one kept into out. */
+static int S_choose(hb_sc_report *out, S_line *lines, size_t n, unsigned limit, FILE *log)
+{
+	hb_sc_pick_line *pl = calloc(n ? n : 1, sizeof(*pl));
+	S_pick_ctx ctx = { lines, limit, log };
+	hb_sc_pick_fns fns = { S_time_one, &ctx };
+	size_t k, passing = 0, only = 0;
+	int kept;
+
+	if (!pl)
+		abort();
+	for (k = 0; k < n; k++) {
+		pl[k].passes = strcmp(out->settings[k].result, "PASS") == 0;
+		pl[k].cycles = (double)out->settings[k].cycles;
+		if (pl[k].passes) {
+			passing++;
+			only = k;
+		}
+	}
+	if (passing < 2) {
+		free(pl);
+		return passing ? (int)only : -1;
+	}
+	kept = hb_sc_pick(pl, n, &fns, HB_SC_PICK_ROUNDS, HB_SC_PICK_NOISE_PCT);
+	for (k = 0; k < n; k++) {
+		out->settings[k].ratio = pl[k].ratio;
+		out->settings[k].low = pl[k].low;
+		out->settings[k].high = pl[k].high;
+		out->settings[k].rounds = pl[k].rounds;
+		out->settings[k].within_noise = pl[k].within_noise;
+		if (log && pl[k].ratio > 0)
+			fprintf(log, "%s: %.4f (%.4f-%.4f) of the fastest by try's median, %zu rounds in "
+				"turns%s\n", out->settings[k].compiler, pl[k].ratio, pl[k].low, pl[k].high,
+				pl[k].rounds, (int)k == kept ? ", kept" : pl[k].within_noise ?
+				", within noise of the line kept" : "");
+	}
+	free(pl);
+	return kept;
+}
+
+/* The report's detail on the line kept: of how many, and which are within noise of it. */
+static char *S_kept_detail(const hb_sc_report *out, size_t n)
+{
+	char *d = hb_sprintf("fastest of %zu compiler settings that pass: %s", n,
+		out->settings[out->chosen].compiler);
+	size_t k, near = 0;
+	for (k = 0; k < n; k++)
+		near += out->settings[k].within_noise;
+	if (near) {
+		char *more = hb_sprintf("%s; within noise of it (± %g %%, timed in turns): %zu", d,
+			HB_SC_PICK_NOISE_PCT, near);
+		free(d);
+		d = more;
+		for (k = 0; k < n; k++)
+			if (out->settings[k].within_noise) {
+				more = hb_sprintf("%s; %s", d, out->settings[k].compiler);
+				free(d);
+				d = more;
+			}
+	}
+	return d;
+}
+
 int hb_sc_check(hb_sc_report *out, hb_build_result **out_build, const hb_instance *inst,
 	const char *compilers_file, const char *work, unsigned limit, FILE *log)
 {
 	const hb_supercop_impl *sc = inst->supercop;
 	char **compilers = hb_sc_compilers(compilers_file, sc->tree,
 		strcmp(sc->language, "cpp") == 0 ? "cpp" : "c");
-	hb_sc_unit *best = NULL;
-	hb_strlist best_dirs = { 0 }, best_objs = { 0 };
-	S_try best_small, best_big, last_small, last_big;
+	S_line *lines;
 	size_t k, n = 0;
 
 	memset(out, 0, sizeof(*out));
-	memset(&best_small, 0, sizeof(best_small));
-	memset(&best_big, 0, sizeof(best_big));
-	memset(&last_small, 0, sizeof(last_small));
-	memset(&last_big, 0, sizeof(last_big));
 	*out_build = NULL;
 	out->chosen = -1;
 	if (!compilers)
@@ -306,73 +399,52 @@ int hb_sc_check(hb_sc_report *out, hb_build_result **out_build, const hb_instanc
 	while (compilers[n])
 		n++;
 	out->settings = calloc(n + 1, sizeof(hb_sc_setting));
+	lines = calloc(n + 1, sizeof(S_line));
+	if (!out->settings || !lines)
+		abort();
 	out->nsettings = n;
 	for (k = 0; k < n; k++) {
-		hb_strlist dirs = { 0 }, objs = { 0 };
-		S_try small, big;
-		hb_sc_unit *u = S_setting(&small, &big, &dirs, &objs, sc, compilers[k], 0, work, limit,
+		S_line *l = &lines[k];
+		l->u = S_setting(&l->small, &l->big, &l->dirs, &l->objs, sc, compilers[k], 0, work, limit,
 			log);
-
 		out->settings[k].compiler = hb_strdup(compilers[k]);
-		S_setting_fill(&out->settings[k], &small, &big);
+		out->settings[k].ratio = out->settings[k].low = out->settings[k].high = -1;
+		S_setting_fill(&out->settings[k], &l->small, &l->big);
 		if (log)
 			fprintf(log, "%s with %s: %s%s%s\n", sc->path, compilers[k], out->settings[k].result,
 				out->settings[k].detail ? ": " : "", out->settings[k].detail ?
 				out->settings[k].detail : "");
-		if (strcmp(out->settings[k].result, "PASS") == 0 &&
-			(!best || big.cycles < best_big.cycles)) {
-			hb_sc_unit_free(best);
-			free(best_small.detail);
-			free(best_big.detail);
-			hb_strv_free(hb_strlist_take(&best_dirs));
-			hb_strv_free(hb_strlist_take(&best_objs));
-			best = u;
-			u = NULL;
-			best_small = small;
-			best_big = big;
-			best_dirs = dirs;
-			best_objs = objs;
-			memset(&dirs, 0, sizeof(dirs));
-			memset(&objs, 0, sizeof(objs));
-			out->chosen = (int)k;
-		} else {
-			free(last_small.detail);
-			free(last_big.detail);
-			last_small = small;
-			last_big = big;
+		if (strcmp(out->settings[k].result, "PASS") != 0) {
+			/* only what a line that may be kept needs is kept */
+			hb_sc_unit_free(l->u);
+			l->u = NULL;
 		}
-		hb_sc_unit_free(u);
-		hb_strv_free(hb_strlist_take(&dirs));
-		hb_strv_free(hb_strlist_take(&objs));
 	}
-	if (best) {
+	out->chosen = S_choose(out, lines, n, limit, log);
+	if (out->chosen >= 0) {
+		S_line *best = &lines[out->chosen];
 		hb_sc_target t = { sc->tree, sc->operation, sc->primitive, sc->path, sc->sources_sha256,
-			best_dirs.v, best_objs.v, 0 };
-		S_report_files(out, sc, &best_small, &best_big);
-		if (hb_sc_library(out_build, best, &t, work) != 0 &&
+			best->dirs.v, best->objs.v, 0 };
+		S_report_files(out, sc, &best->small, &best->big);
+		if (hb_sc_library(out_build, best->u, &t, work) != 0 &&
 			S_library_pic(out, out_build, sc, compilers[out->chosen], work, limit, log) != 0) {
 			out->rep.result = "ERROR";
 		} else {
 			out->rep.result = "PASS";
 			if (n > 1)
-				out->rep.detail = hb_sprintf("fastest of %zu compiler settings that pass: %s",
-					n, compilers[out->chosen]);
+				out->rep.detail = S_kept_detail(out, n);
 		}
 	} else {
 		const hb_sc_setting *s = &out->settings[n - 1];
-		S_report_files(out, sc, &last_small, &last_big);
+		S_report_files(out, sc, &lines[n - 1].small, &lines[n - 1].big);
 		out->rep.result = strcmp(s->result, "FAIL") == 0 ? "FAIL" : "ERROR";
 		out->rep.detail = n > 1 ? hb_sprintf("no compiler setting of %zu passes; with %s: %s",
 			n, s->compiler, s->detail ? s->detail : s->result) :
 			hb_sprintf("with %s: %s", s->compiler, s->detail ? s->detail : s->result);
 	}
-	hb_sc_unit_free(best);
-	free(best_small.detail);
-	free(best_big.detail);
-	free(last_small.detail);
-	free(last_big.detail);
-	hb_strv_free(hb_strlist_take(&best_dirs));
-	hb_strv_free(hb_strlist_take(&best_objs));
+	for (k = 0; k < n; k++)
+		S_line_clear(&lines[k]);
+	free(lines);
 	hb_strv_free(compilers);
 	return 0;
 }

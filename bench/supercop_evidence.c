@@ -16,11 +16,17 @@ static json_t *S_settings_json(const hb_sc_report *rep)
 	size_t k;
 	for (k = 0; k < rep->nsettings; k++) {
 		const hb_sc_setting *s = &rep->settings[k];
-		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "compiler",
+		json_t *j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "compiler",
 			s->compiler, "result", s->result, "detail", hb_json_str_or_null(s->detail),
 			"checksumsmall", hb_json_str_or_null(s->small[0] ? s->small : NULL),
 			"checksumbig", hb_json_str_or_null(s->big[0] ? s->big : NULL),
-			"cycles", hb_json_int_or_null(s->cycles)));
+			"cycles", hb_json_int_or_null(s->cycles));
+		if (s->ratio > 0) /* timed in turns with the fastest by try's median (supercop_pick.c) */
+			json_object_set_new(j, "in_turns", json_pack("{s:f, s:f, s:f, s:I, s:b, s:b}",
+				"ratio", s->ratio, "low", s->low, "high", s->high, "rounds",
+				(json_int_t)s->rounds, "kept", (int)k == rep->chosen, "within_noise_of_kept",
+				s->within_noise));
+		json_array_append_new(a, j);
 	}
 	return a;
 }
