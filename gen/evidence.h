@@ -240,6 +240,9 @@ typedef struct {
 typedef struct {
 	char *compiler, *result, *detail, *checksumsmall, *checksumbig; /* NULL: none */
 	long long cycles;      /* try's median at 1536 B; -1: none */
+	double turns_ratio, turns_low, turns_high; /* "in_turns": its try's median over the fastest
+	                                            * by one median, timed in turns; -1: none */
+	int within_noise;      /* in_turns.within_noise_of_kept */
 } hg_sc_setting;
 
 /* A KAT summary's "supercop" object with its "files". */

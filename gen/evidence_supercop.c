@@ -149,10 +149,38 @@ void hg_sc_impl_free(hg_sc_impl *m)
 	free(m);
 }
 
+/* A setting's "in_turns" (the line timed in turns with the fastest by try's median), when
+ * present: ratio, low and high above 0 in that order, within_noise_of_kept a boolean. */
+static int S_in_turns(hg_sc_setting *t, json_t *v, const char *file, const char *prefix)
+{
+	json_t *it = json_object_get(v, "in_turns");
+	json_t *r = json_object_get(it, "ratio"), *lo = json_object_get(it, "low");
+	json_t *hi = json_object_get(it, "high"), *wn = json_object_get(it, "within_noise_of_kept");
+	char path[256];
+
+	t->turns_ratio = t->turns_low = t->turns_high = -1;
+	t->within_noise = 0;
+	if (!it)
+		return 0;
+	snprintf(path, sizeof(path), "%sin_turns", prefix);
+	if (!json_is_object(it) || !json_is_number(r) || !json_is_number(lo) || !json_is_number(hi) ||
+		!json_is_boolean(wn) || !(json_number_value(lo) > 0) ||
+		json_number_value(lo) > json_number_value(r) ||
+		json_number_value(r) > json_number_value(hi))
+		return hg_ev_bad(file, path, "expected {ratio, low, high} with 0 < low <= ratio <= high "
+			"and within_noise_of_kept true or false");
+	t->turns_ratio = json_number_value(r);
+	t->turns_low = json_number_value(lo);
+	t->turns_high = json_number_value(hi);
+	t->within_noise = json_is_true(wn);
+	return 0;
+}
+
 static int S_setting(void *item, json_t *v, const char *file, const char *prefix)
 {
 	hg_sc_setting *t = item;
 	return hg_ev_str(&t->compiler, file, v, prefix, "compiler", 1) ||
+		S_in_turns(t, v, file, prefix) ||
 		S_result(&t->result, v, file, prefix) ||
 		hg_ev_str(&t->detail, file, v, prefix, "detail", 0) ||
 		hg_ev_str(&t->checksumsmall, file, v, prefix, "checksumsmall", 0) ||

@@ -119,6 +119,11 @@ static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k, const hg_sys
 		hg_add_code(a, c, st->compiler)->cls = "compiler";
 		if (m->compiler && strcmp(m->compiler, st->compiler) == 0)
 			hg_add_text(a, c, " (chosen)");
+		else if (st->within_noise)
+			hg_add_text(a, c, " (within noise of the chosen)");
+		if (st->turns_ratio > 0)
+			hg_add_text(a, c, hg_printf(a, " %.3f× (%.3f–%.3f) the fastest by try, in turns",
+				st->turns_ratio, st->turns_low, st->turns_high));
 		hg_add_cell(a, row, hg_fmt_sha_short(b, sizeof(b), st->checksumsmall), 0);
 		hg_add_cell(a, row, hg_fmt_sha_short(b, sizeof(b), st->checksumbig), 0);
 		hg_add_cell(a, row, st->cycles < 0 ? "—" : s->cycles_per_tick > 0 ? hg_printf(a, "%.0f",

@@ -222,3 +222,48 @@ Test(supercop, a_malformed_supercop_object_is_named_with_its_path)
 	free(data);
 	free(out);
 }
+
+/* --compilers timed the passing lines in turns (supercop_pick.c): the settings table says how each
+ * compared with the fastest by try's median and which is within noise of the one chosen. */
+Test(supercop, lines_timed_in_turns_are_named_within_noise_of_the_chosen)
+{
+	char *root = hbt_tmpdir("supercop-turns"), *data = hb_path_join(root, "data");
+	char *site = hb_path_join(root, "site"), *cmd, *path, *page, *s3;
+	size_t len;
+
+	cmd = hb_sprintf("cp -r '%s' '%s'", DATA, data);
+	cr_assert_eq(system(cmd), 0);
+	hbt_replace(data, "x86_1/kat/sha256/sha256.ref.json", "\"cycles\": 21704", "\"cycles\": 21704, "
+		"\"in_turns\": {\"ratio\": 1, \"low\": 1, \"high\": 1, \"rounds\": 0, \"kept\": true, "
+		"\"within_noise_of_kept\": false}");
+	hbt_replace(data, "x86_1/kat/sha256/sha256.ref.json", "\"cycles\": 23311", "\"cycles\": 23311, "
+		"\"in_turns\": {\"ratio\": 1.004, \"low\": 0.998, \"high\": 1.009, \"rounds\": 5, "
+		"\"kept\": false, \"within_noise_of_kept\": true}");
+	free(cmd);
+	/* the summary's line in SHA256SUMS made anew, as a campaign writing it would have */
+	cmd = hb_sprintf("cd '%s/x86_1' && f=kat/sha256/sha256.ref.json && sed -i "
+		"\"s|^[0-9a-f]*  $f\\$|$(sha256sum $f | cut -d' ' -f1)  $f|\" SHA256SUMS", data);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	cr_assert_eq(S_build(data, site), 0, "%s", hg_error_last());
+	path = hb_path_join(site, "x86_1/sha256.md");
+	cr_assert_eq(hg_read_file(&page, &len, path), 0, "%s", hg_error_last());
+	s3 = S_section(page, "## 3");
+	EXPECT_HAS(s3, "| `" O3 "` (chosen) 1.000× (1.000–1.000) the fastest by try, in turns |");
+	EXPECT_HAS(s3, "| `" O2 "` (within noise of the chosen) 1.004× (0.998–1.009) the fastest by "
+		"try, in turns |");
+	free(s3);
+	free(page);
+	free(path);
+
+	/* a malformed in_turns is one line naming the file and the field */
+	hbt_replace(data, "x86_1/kat/sha256/sha256.ref.json", "\"ratio\": 1.004", "\"ratio\": 0.9");
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	cr_expect_neq(S_build(data, site), 0);
+	cr_expect(strstr(hg_error_last(), "supercop.compilers[1].in_turns: expected") != NULL, "%s",
+		hg_error_last());
+	free(cmd);
+	free(site);
+	free(data);
+	hg_rm_rf(root);
+	free(root);
+}
