@@ -98,7 +98,7 @@ void hb_sc_report_clear(hb_sc_report *r);
 
 /* ---- which compiler line to keep (supercop_pick.c) ---- */
 
-#define HB_SC_PICK_ROUNDS 5        /* rounds of each line against the fastest, in turns */
+#define HB_SC_PICK_ROUNDS 11       /* rounds of each line against the fastest, in turns */
 #define HB_SC_PICK_MAX_ROUNDS 32
 #define HB_SC_PICK_NOISE_PCT 1.0   /* a line is faster or slower only beyond this */
 
