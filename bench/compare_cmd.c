@@ -61,23 +61,18 @@ typedef struct {
  * other; a block the host held up shows in one ratio, which the median passes over. */
 static void S_pair(S_size *z, size_t pass, json_t *const result[2], unsigned rounds)
 {
-	double *blk[2];
-	size_t n[2], s, k;
-	for (s = 0; s < 2; s++) {
-		blk[s] = calloc(rounds + 1, sizeof(double));
-		if (!blk[s])
-			abort();
-		n[s] = hb_paired_blocks(blk[s], rounds, result[s], z->bytes);
-		for (k = 0; k < n[s]; k++)
-			if (blk[s][k] > 0 && (z->best[s] <= 0 || blk[s][k] < z->best[s]))
-				z->best[s] = blk[s][k];
-	}
+	double *blk[2] = { calloc(rounds + 1, sizeof(double)), calloc(rounds + 1, sizeof(double)) };
+	size_t n, s, k;
 	z->ratios[pass] = calloc(rounds + 1, sizeof(double));
-	if (!z->ratios[pass])
+	if (!blk[0] || !blk[1] || !z->ratios[pass])
 		abort();
-	for (k = 0; k < n[0] && k < n[1]; k++)
-		if (blk[0][k] > 0 && blk[1][k] > 0)
-			z->ratios[pass][z->nratios[pass]++] = blk[0][k] / blk[1][k];
+	n = hb_paired_pairs(blk[0], blk[1], rounds, result[0], result[1], z->bytes);
+	for (k = 0; k < n; k++) {
+		for (s = 0; s < 2; s++)
+			if (z->best[s] <= 0 || blk[s][k] < z->best[s])
+				z->best[s] = blk[s][k];
+		z->ratios[pass][z->nratios[pass]++] = blk[0][k] / blk[1][k];
+	}
 	free(blk[0]);
 	free(blk[1]);
 }

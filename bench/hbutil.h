@@ -136,9 +136,11 @@ typedef struct {
 	unsigned long long seed;  /* the bootstrap's draws */
 	const char *verdict;      /* a against b: "faster", "slower" or "within noise" (static) */
 } hb_paired;
-/* One size's blocks in a driver's result: cycles per call of each (0 for a block without calls),
- * in the order timed, at most cap of them; how many. */
-size_t hb_paired_blocks(double *out, size_t cap, json_t *result, unsigned long long bytes);
+/* One size's pairs of two drivers' results that took turns (duet.c): block k of a into a[k] and
+ * block k of b into b[k], cycles per call, in the order timed, the pairs where both made calls,
+ * at most cap of them; how many. */
+size_t hb_paired_pairs(double *a, double *b, size_t cap, json_t *result_a, json_t *result_b,
+	unsigned long long bytes);
 /* The verdict on an interval [low, high] of a ratio a/b: "slower" when it lies wholly above
  * 1 + noise_pct %, "faster" when wholly below 1 - noise_pct %, else "within noise". */
 const char *hb_paired_verdict(double low, double high, double noise_pct);

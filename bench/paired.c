@@ -12,7 +12,9 @@
 
 #define S_RESAMPLES 2000
 
-size_t hb_paired_blocks(double *out, size_t cap, json_t *result, unsigned long long bytes)
+/* One size's blocks in a driver's result: cycles per call of each (0 for a block without calls),
+ * in the order timed, at most cap of them; how many. */
+static size_t S_blocks(double *out, size_t cap, json_t *result, unsigned long long bytes)
 {
 	size_t i, k, n = 0;
 	json_t *z, *t;
@@ -26,6 +28,25 @@ size_t hb_paired_blocks(double *out, size_t cap, json_t *result, unsigned long l
 				out[n++] = it > 0 ? c / it : 0;
 		}
 	}
+	return n;
+}
+
+size_t hb_paired_pairs(double *a, double *b, size_t cap, json_t *result_a, json_t *result_b,
+	unsigned long long bytes)
+{
+	double *x = calloc(cap + 1, sizeof(double)), *y = calloc(cap + 1, sizeof(double));
+	size_t nx, ny, k, n = 0;
+	if (!x || !y)
+		abort();
+	nx = S_blocks(x, cap, result_a, bytes);
+	ny = S_blocks(y, cap, result_b, bytes);
+	for (k = 0; k < nx && k < ny; k++)
+		if (x[k] > 0 && y[k] > 0) {
+			a[n] = x[k];
+			b[n++] = y[k];
+		}
+	free(x);
+	free(y);
 	return n;
 }
 

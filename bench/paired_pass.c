@@ -18,17 +18,15 @@
 static json_t *S_blocks(json_t *lib, json_t *anchor, unsigned long long bytes, size_t cap)
 {
 	double *a = calloc(cap + 1, sizeof(double)), *b = calloc(cap + 1, sizeof(double));
-	size_t na, nb, k;
+	size_t n, k;
 	json_t *out = json_pack("{s:[], s:[]}", "library", "anchor");
 	if (!a || !b)
 		abort();
-	na = hb_paired_blocks(a, cap, lib, bytes);
-	nb = hb_paired_blocks(b, cap, anchor, bytes);
-	for (k = 0; k < na && k < nb; k++)
-		if (a[k] > 0 && b[k] > 0) {
-			json_array_append_new(json_object_get(out, "library"), json_real(a[k]));
-			json_array_append_new(json_object_get(out, "anchor"), json_real(b[k]));
-		}
+	n = hb_paired_pairs(a, b, cap, lib, anchor, bytes);
+	for (k = 0; k < n; k++) {
+		json_array_append_new(json_object_get(out, "library"), json_real(a[k]));
+		json_array_append_new(json_object_get(out, "anchor"), json_real(b[k]));
+	}
 	free(a);
 	free(b);
 	return out;

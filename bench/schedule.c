@@ -83,6 +83,12 @@ void hb_run_plan_free(hb_run_plan *p)
 	free(p);
 }
 
+/* The paired passes lib takes: none for the anchor itself. */
+static size_t S_paired_tasks(const hb_run *r, const S_lib *lib)
+{
+	return lib->inst == r->anchor ? 0 : r->paired_passes;
+}
+
 /* The anchor of the paired passes: SM3's reference (every NGCC candidate is compared with it),
  * else SHA-256's, when this run takes it and another library; none with --paired-passes 0, and
  * none in a shard (a shard without the anchor could not pair, and merged shards agree on it). */
@@ -458,7 +464,7 @@ static int S_skip_task(void *ctx, size_t t)
 	if (kind == S_RECORDS)
 		return 0;
 	if (kind == S_PAIRED)
-		return lib->inst == r->anchor || !r->plan->libs[r->plan->anchor].timed ||
+		return !S_paired_tasks(r, lib) || !r->plan->libs[r->plan->anchor].timed ||
 			S_pass_sizes(r, lib, sizes, calls, &have_calls) == 0;
 	/* a pass more only for a library with a figure unconfirmed, or wider than --precision */
 	if (pass >= r->prof->passes && !S_wants_more(r, lib, pass))
@@ -491,8 +497,7 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 			c->out->kat_failed++;
 		else
 			c->out->build_failed++;
-		r->done += 1 + (size_t)r->prof->passes + r->nsizes +
-			(lib->inst == r->anchor ? 0 : r->paired_passes);
+		r->done += 1 + (size_t)r->prof->passes + r->nsizes + S_paired_tasks(r, lib);
 		S_progress(r, what, checked ? kat : "build failed");
 		return;
 	}
@@ -518,8 +523,7 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 		if (!r->o->time_failed) {
 			hb_note(r->o->progress, r->tty, "%s (%s): KAT %s, not timed (--time-failed times it "
 				"anyway)", lib->inst->name, lib->inst->impl, lib->kat);
-			r->done += (size_t)r->prof->passes + r->nsizes +
-				(lib->inst == r->anchor ? 0 : r->paired_passes);
+			r->done += (size_t)r->prof->passes + r->nsizes + S_paired_tasks(r, lib);
 			lib->timed = 0;
 		}
 	}
@@ -652,7 +656,7 @@ static void S_task_done(void *ctx, size_t t, const hb_pool_result *res)
 	lib = &r->plan->libs[li];
 	if (res->skipped) {
 		if ((kind == S_PASS && lib->timed && pass < r->prof->passes) ||
-			(kind == S_PAIRED && lib->timed && lib->inst != r->anchor))
+			(kind == S_PAIRED && lib->timed && S_paired_tasks(r, lib)))
 			r->done++;
 		return;
 	}
