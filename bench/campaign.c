@@ -213,7 +213,7 @@ static json_t *S_system_json(const hb_run *r, const char *end)
 	json_object_set_new(campaign, "paired", r->anchor ? json_pack("{s:s, s:{s:s, s:s}, s:i, "
 		"s:i, s:f}", "method", HB_PAIRED_METHOD, "anchor", "instance", r->anchor->name,
 		"implementation", r->anchor->impl, "passes", (int)r->paired_passes, "rounds",
-		r->prof->blocks, "wide_pct", HB_PAIRED_WIDE_PCT) : json_null());
+		hb_paired_rounds(r), "wide_pct", HB_PAIRED_WIDE_PCT) : json_null());
 	json_object_set_new(campaign, "interval", json_pack("{s:s, s:f, s:f, s:s, s:f}", "method",
 		HB_INTERVAL_METHOD, "level", HB_INTERVAL_LEVEL, "floor_pct", r->floor.pct,
 		"floor_source", r->floor.source, "target_pct", r->target_pct));

@@ -51,8 +51,8 @@ static void S_sides_free(S_sides *sd)
 
 typedef struct {
 	unsigned long long bytes;
-	double *ratios[HB_COMPARE_MAX_PASSES];
-	size_t nratios[HB_COMPARE_MAX_PASSES];
+	double *a[HB_COMPARE_MAX_PASSES], *b[HB_COMPARE_MAX_PASSES]; /* each pair's two blocks */
+	size_t npairs[HB_COMPARE_MAX_PASSES];
 	double best[2];   /* each side's fastest block, cycles per call */
 	hb_paired paired;
 } S_size;
@@ -61,20 +61,19 @@ typedef struct {
  * other; a block the host held up shows in one ratio, which the median passes over. */
 static void S_pair(S_size *z, size_t pass, json_t *const result[2], unsigned rounds)
 {
-	double *blk[2] = { calloc(rounds + 1, sizeof(double)), calloc(rounds + 1, sizeof(double)) };
-	size_t n, s, k;
-	z->ratios[pass] = calloc(rounds + 1, sizeof(double));
-	if (!blk[0] || !blk[1] || !z->ratios[pass])
+	size_t s, k;
+	z->a[pass] = calloc(rounds + 1, sizeof(double));
+	z->b[pass] = calloc(rounds + 1, sizeof(double));
+	if (!z->a[pass] || !z->b[pass])
 		abort();
-	n = hb_paired_pairs(blk[0], blk[1], rounds, result[0], result[1], z->bytes);
-	for (k = 0; k < n; k++) {
-		for (s = 0; s < 2; s++)
-			if (z->best[s] <= 0 || blk[s][k] < z->best[s])
-				z->best[s] = blk[s][k];
-		z->ratios[pass][z->nratios[pass]++] = blk[0][k] / blk[1][k];
-	}
-	free(blk[0]);
-	free(blk[1]);
+	z->npairs[pass] = hb_paired_pairs(z->a[pass], z->b[pass], rounds, result[0], result[1],
+		z->bytes);
+	for (k = 0; k < z->npairs[pass]; k++)
+		for (s = 0; s < 2; s++) {
+			double t = s ? z->b[pass][k] : z->a[pass][k];
+			if (z->best[s] <= 0 || t < z->best[s])
+				z->best[s] = t;
+		}
 }
 
 static json_t *S_side_json(const S_sides *sd, int s)
@@ -91,21 +90,27 @@ static json_t *S_side_json(const S_sides *sd, int s)
 
 static json_t *S_size_json(const S_size *z)
 {
-	json_t *pairs = json_array();
+	json_t *pairs = json_array(), *blocks = json_array();
 	size_t p, i;
 	for (p = 0; p < z->paired.passes; p++) {
-		json_t *one = json_array();
-		for (i = 0; i < z->nratios[p]; i++)
-			json_array_append_new(one, json_real(z->ratios[p][i]));
+		json_t *one = json_array(), *bl = json_pack("{s:[], s:[]}", "a", "b");
+		for (i = 0; i < z->npairs[p]; i++) {
+			json_array_append_new(one, json_real(z->a[p][i] / z->b[p][i]));
+			json_array_append_new(json_object_get(bl, "a"), json_real(z->a[p][i]));
+			json_array_append_new(json_object_get(bl, "b"), json_real(z->b[p][i]));
+		}
 		json_array_append_new(pairs, one);
+		json_array_append_new(blocks, bl);
 	}
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:I, s:I, s:o}", "bytes",
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:I, s:f, s:I, s:s, s:o, "
+		"s:o}", "bytes",
 		(json_int_t)z->bytes, "a_cycles_per_call", z->best[0], "b_cycles_per_call", z->best[1],
 		"a_cycles_per_byte", z->best[0] / (double)z->bytes, "b_cycles_per_byte",
 		z->best[1] / (double)z->bytes, "ratio", z->paired.ratio, "ratio_low", z->paired.low,
 		"ratio_high", z->paired.high, "verdict", z->paired.verdict, "pairs",
-		(json_int_t)z->paired.pairs, "bootstrap_seed", (json_int_t)(z->paired.seed >> 1),
-		"pair_ratios", pairs);
+		(json_int_t)z->paired.pairs, "fastest_fraction", z->paired.fastest, "bootstrap_seed",
+		(json_int_t)(z->paired.seed >> 1), "bootstrap", z->paired.bootstrap, "pair_ratios",
+		pairs, "pair_blocks", blocks);
 }
 
 /* One pass: the two drivers taking turns, A leading in even passes and B in odd ones so that
@@ -246,8 +251,8 @@ int hb_compare_run(int *out_slower, const hb_compare_opts *o_in)
 	hb_utc_now(finished);
 	list = json_array();
 	for (i = 0; i < nsizes; i++) {
-		if (hb_paired_of(&sizes[i].paired, sizes[i].ratios, sizes[i].nratios, o.passes,
-				o.noise_pct, seed ^ sizes[i].bytes) != 0) {
+		if (hb_paired_of(&sizes[i].paired, sizes[i].a, sizes[i].b, sizes[i].npairs, o.passes,
+				HB_PAIRED_FASTEST, o.noise_pct, seed ^ sizes[i].bytes) != 0) {
 			json_decref(list);
 			rc = hb_error_set("%llu bytes: %s", sizes[i].bytes, hb_error_last());
 			goto out;
@@ -261,8 +266,8 @@ int hb_compare_run(int *out_slower, const hb_compare_opts *o_in)
 		S_side_json(&sd, 1), "cpu", cpu, "counter", hb_counter_name(&counter), "started",
 		started, "finished", finished, "passes", (json_int_t)o.passes, "rounds",
 		(json_int_t)o.rounds, "noise_pct", o.noise_pct, "method", "paired-blocks",
-		"interval", "median of the pairs' ratios; 95 % percentile interval of a bootstrap over "
-		"passes, then pairs", "seed", (json_int_t)seed, "sizes", list, "passes_run", passes);
+		"interval", "median of the ratios of the fastest fifth of the pairs; 95 % percentile "
+		"interval of a bootstrap over whole passes", "seed", (json_int_t)seed, "sizes", list, "passes_run", passes);
 	passes = NULL;
 	if (o.json_out && hb_json_write(o.json_out, doc) != 0)
 		rc = HB_ERROR;
@@ -271,8 +276,10 @@ out:
 		hb_cpulock_release(lock);
 	hb_counter_close(&counter);
 	for (i = 0; i < nsizes; i++)
-		for (p = 0; p < HB_COMPARE_MAX_PASSES; p++)
-			free(sizes[i].ratios[p]);
+		for (p = 0; p < HB_COMPARE_MAX_PASSES; p++) {
+			free(sizes[i].a[p]);
+			free(sizes[i].b[p]);
+		}
 	json_decref(passes);
 	json_decref(doc);
 	S_sides_free(&sd);

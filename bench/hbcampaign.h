@@ -243,10 +243,14 @@ json_t *hb_interval_json(const hb_interval *iv, unsigned long long bytes);
 
 /* paired_pass.c: a campaign's paired passes, each library and the campaign's anchor taking turns
  * block by block (duet.c) */
-#define HB_PAIRED_PASSES 4        /* paired passes of each library, without --paired-passes */
+#define HB_PAIRED_PASSES 8        /* paired passes of each library, without --paired-passes */
 #define HB_PAIRED_MAX_PASSES 32
 #define HB_PAIRED_WIDE_PCT 1.0    /* a paired ratio's interval wider than ± this is wide */
 #define HB_PAIRED_METHOD "paired-blocks"
+/* The rounds of a paired pass: half the profile's rounds, at least 3 (the passes differ more
+ * from each other than the pairs within one, so more passes of fewer rounds narrow the interval
+ * at the same number of pairs: docs/measurement-quality.md). */
+int hb_paired_rounds(const hb_run *r);
 /* Paired pass `pass` (0-based) of inst (built as b) with the anchor (built as ab) over
  * sizes[0..n): its outcome, with each size's pair ratios (library / anchor) when both ran. */
 json_t *hb_paired_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b,

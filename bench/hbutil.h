@@ -132,10 +132,15 @@ double hb_quantile(double *v, size_t n, double q);
 typedef struct {
 	double ratio, low, high;  /* the median of the pairs' ratios a/b and its 95 % interval */
 	size_t pairs, passes;
+	double fastest;           /* the fraction of the pairs the median is of (1: all) */
 	double noise_pct;         /* the verdict's threshold */
 	unsigned long long seed;  /* the bootstrap's draws */
+	const char *bootstrap;    /* what it resampled: "passes" (whole), or a single pass's "pairs" */
 	const char *verdict;      /* a against b: "faster", "slower" or "within noise" (static) */
 } hb_paired;
+/* The fraction of the pairs a campaign's paired ratio and compare's ratio are of: the fastest
+ * fifth (docs/measurement-quality.md has the estimators compared). */
+#define HB_PAIRED_FASTEST 0.2
 /* One size's pairs of two drivers' results that took turns (duet.c): block k of a into a[k] and
  * block k of b into b[k], cycles per call, in the order timed, the pairs where both made calls,
  * at most cap of them; how many. */
@@ -144,10 +149,14 @@ size_t hb_paired_pairs(double *a, double *b, size_t cap, json_t *result_a, json_
 /* The verdict on an interval [low, high] of a ratio a/b: "slower" when it lies wholly above
  * 1 + noise_pct %, "faster" when wholly below 1 - noise_pct %, else "within noise". */
 const char *hb_paired_verdict(double low, double high, double noise_pct);
-/* The ratio of passes passes, ratios[p] holding pass p's n[p] pair ratios; -1 when a ratio is not
- * positive and finite or there is none. */
-int hb_paired_of(hb_paired *out, double *const *ratios, const size_t *n, size_t passes,
-	double noise_pct, unsigned long long seed);
+/* The ratio a/b of passes passes, pass p's n[p] pairs a[p][i] and b[p][i] (cycles per call of
+ * two blocks timed one after the other): the median of the ratios of the fastest fraction of the
+ * pairs (ranked by the product of each side's block over its fastest; 1: all pairs), its 95 %
+ * interval a bootstrap over whole passes (over the pairs of a single pass), the verdict against
+ * noise_pct; -1 when a time is not positive and finite, there is no pair, or fastest is not in
+ * (0, 1]. */
+int hb_paired_of(hb_paired *out, double *const *a, double *const *b, const size_t *n,
+	size_t passes, double fastest, double noise_pct, unsigned long long seed);
 
 /* ---- worker processes (pool.c): independent tasks in child processes, results handed back in
  * task order ---- */

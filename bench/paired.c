@@ -1,8 +1,12 @@
 /* paired.c — a ratio from blocks timed side by side (duet.c): each pair of adjacent blocks gives
- * one ratio, the figure is the median of all pairs, its 95 % interval a two-level bootstrap (the
- * passes resampled, then the pairs within each), so that it takes in what changes from one
- * process to the next (the placement in memory) as well as the host's moments; and a verdict
- * against a noise threshold, as Criterion.rs reports a change. */
+ * one ratio, the figure is the median of the pairs' ratios (of the fastest fifth of the pairs in a
+ * campaign and in compare: the moments when both sides ran at their best, as the headline is the
+ * fastest block), its 95 % interval a bootstrap over the passes
+ * (each resample draws whole passes, their pairs intact), so that it takes in what changes from
+ * one process to the next (the placement in memory) as well as the host's moments; and a verdict
+ * against a noise threshold, as Criterion.rs reports a change. Resampling the pairs within the
+ * drawn passes as well would count their spread twice (Davison & Hinkley, Bootstrap Methods,
+ * 1997, section 3.8: resample the clusters only); a single pass has only its pairs to resample. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,47 +63,89 @@ const char *hb_paired_verdict(double low, double high, double noise_pct)
 	return "within noise";
 }
 
-int hb_paired_of(hb_paired *out, double *const *ratios, const size_t *n, size_t passes,
-	double noise_pct, unsigned long long seed)
+/* The estimate over m pairs: the median of a[i] / b[i] over the fastest fraction of the pairs, a
+ * pair's rank the product of its two blocks over their own fastest, so that the pairs kept are
+ * the moments when both sides ran at their best (all of them when fastest is 1). c and r hold m
+ * doubles each. */
+static double S_estimate(const double *a, const double *b, size_t m, double fastest, double *c,
+	double *r)
+{
+	double amin = a[0], bmin = b[0], t;
+	size_t i, k = 0;
+	if (fastest >= 1) {
+		for (i = 0; i < m; i++)
+			r[i] = a[i] / b[i];
+		return hb_median(r, m);
+	}
+	for (i = 1; i < m; i++) {
+		amin = a[i] < amin ? a[i] : amin;
+		bmin = b[i] < bmin ? b[i] : bmin;
+	}
+	for (i = 0; i < m; i++)
+		r[i] = c[i] = a[i] / amin * (b[i] / bmin);
+	t = hb_quantile(r, m, fastest);
+	for (i = 0; i < m; i++)
+		if (c[i] <= t)
+			r[k++] = a[i] / b[i];
+	return hb_median(r, k);
+}
+
+int hb_paired_of(hb_paired *out, double *const *a, double *const *b, const size_t *n,
+	size_t passes, double fastest, double noise_pct, unsigned long long seed)
 {
 	size_t total = 0, most = 0, p, i, r, k;
-	double *all, *boot, *est;
+	double *all_a, *all_b, *ba, *bb, *c, *w, *est;
 
 	memset(out, 0, sizeof(*out));
 	for (p = 0; p < passes; p++)
 		for (i = 0; i < n[p]; i++)
-			if (!(ratios[p][i] > 0) || !isfinite(ratios[p][i]))
-				return hb_error_set("pass %zu, pair %zu: a ratio of %g is not a ratio of two "
-					"times", p + 1, i + 1, ratios[p][i]);
+			if (!(a[p][i] > 0) || !isfinite(a[p][i]) || !(b[p][i] > 0) || !isfinite(b[p][i]))
+				return hb_error_set("pass %zu, pair %zu: %g and %g are not two times", p + 1,
+					i + 1, a[p][i], b[p][i]);
 	for (p = 0; p < passes; p++) {
 		total += n[p];
 		most = n[p] > most ? n[p] : most;
 	}
 	if (total == 0)
 		return hb_error_set("no pair of blocks to compare");
-	all = malloc(total * sizeof(*all));
-	boot = malloc(passes * most * sizeof(*boot)); /* a resample may draw the largest pass each time */
+	if (!(fastest > 0 && fastest <= 1))
+		return hb_error_set("a fraction of the pairs of %g: expected more than 0, at most 1",
+			fastest);
+	/* a resample may draw the largest pass each time */
+	all_a = malloc(total * sizeof(double));
+	all_b = malloc(total * sizeof(double));
+	ba = malloc(passes * most * sizeof(double));
+	bb = malloc(passes * most * sizeof(double));
+	c = malloc((passes * most + total) * sizeof(double));
+	w = malloc((passes * most + total) * sizeof(double));
 	est = malloc(S_RESAMPLES * sizeof(*est));
-	if (!all || !boot || !est)
+	if (!all_a || !all_b || !ba || !bb || !c || !w || !est)
 		abort();
 	for (p = 0, k = 0; p < passes; p++)
-		for (i = 0; i < n[p]; i++)
-			all[k++] = ratios[p][i];
-	out->ratio = hb_median(all, total);
+		for (i = 0; i < n[p]; i++, k++) {
+			all_a[k] = a[p][i];
+			all_b[k] = b[p][i];
+		}
+	out->ratio = S_estimate(all_a, all_b, total, fastest, c, w);
 	out->pairs = total;
 	out->passes = passes;
+	out->fastest = fastest;
 	out->seed = seed;
+	out->bootstrap = passes > 1 ? "passes" : "pairs";
 	for (r = 0; r < S_RESAMPLES; r++) {
 		size_t m = 0;
 		for (p = 0; p < passes; p++) {
 			/* the bootstrap's draws from a recorded seed, so that the interval can be redone */
 			size_t q = (size_t)(hb_splitmix64(&seed) % passes);
-			for (i = 0; i < n[q]; i++)
-				boot[m++] = ratios[q][hb_splitmix64(&seed) % n[q]];
+			for (i = 0; i < n[q]; i++, m++) {
+				size_t j = passes > 1 ? i : (size_t)(hb_splitmix64(&seed) % n[q]);
+				ba[m] = a[q][j];
+				bb[m] = b[q][j];
+			}
 		}
-		est[r] = m ? hb_median(boot, m) : out->ratio;
+		est[r] = m ? S_estimate(ba, bb, m, fastest, c, w) : out->ratio;
 	}
-	/* the percentile interval of the median: 2.5 % and 97.5 % of the resamples */
+	/* the percentile interval of the estimate: 2.5 % and 97.5 % of the resamples */
 	out->low = hb_quantile(est, S_RESAMPLES, 0.025);
 	out->high = hb_quantile(est, S_RESAMPLES, 0.975);
 	if (out->low > out->ratio)
@@ -108,8 +154,12 @@ int hb_paired_of(hb_paired *out, double *const *ratios, const size_t *n, size_t 
 		out->high = out->ratio;
 	out->noise_pct = noise_pct;
 	out->verdict = hb_paired_verdict(out->low, out->high, noise_pct);
-	free(all);
-	free(boot);
+	free(all_a);
+	free(all_b);
+	free(ba);
+	free(bb);
+	free(c);
+	free(w);
 	free(est);
 	return 0;
 }

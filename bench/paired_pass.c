@@ -32,6 +32,11 @@ static json_t *S_blocks(json_t *lib, json_t *anchor, unsigned long long bytes, s
 	return out;
 }
 
+int hb_paired_rounds(const hb_run *r)
+{
+	return r->prof->blocks / 2 > 3 ? r->prof->blocks / 2 : 3;
+}
+
 json_t *hb_paired_pass_run(hb_run *r, const hb_instance *inst, const hb_build_result *b,
 	const hb_instance *anchor, const hb_build_result *ab, const unsigned long long *sizes,
 	size_t n, int pass)
@@ -48,6 +53,7 @@ json_t *hb_paired_pass_run(hb_run *r, const hb_instance *inst, const hb_build_re
 	int s;
 
 	setup.samples = 0; /* single calls are the ordinary passes' */
+	setup.blocks = hb_paired_rounds(r);
 	for (s = 0; s < 2; s++) {
 		int anc = s ^ lead; /* position s runs the anchor when anc is 1 */
 		lib[s].library = anc ? ab->library : b->library;
@@ -97,7 +103,7 @@ json_t *hb_paired_pass_run(hb_run *r, const hb_instance *inst, const hb_build_re
 json_t *hb_paired_record_json(const hb_run *r, json_t *passes, const hb_instance *anchor,
 	unsigned long long bytes, int self)
 {
-	double *v[HB_PAIRED_MAX_PASSES];
+	double *v[HB_PAIRED_MAX_PASSES], *w[HB_PAIRED_MAX_PASSES];
 	size_t nv[HB_PAIRED_MAX_PASSES], np = 0, i, k;
 	char key[32];
 	json_t *p, *all, *out;
@@ -120,28 +126,34 @@ json_t *hb_paired_record_json(const hb_run *r, json_t *passes, const hb_instance
 		if (!json_array_size(x) || np == HB_PAIRED_MAX_PASSES)
 			continue;
 		v[np] = malloc(json_array_size(x) * sizeof(double));
-		if (!v[np])
+		w[np] = malloc(json_array_size(x) * sizeof(double));
+		if (!v[np] || !w[np])
 			abort();
-		for (nv[np] = 0; nv[np] < json_array_size(x); nv[np]++)
-			v[np][nv[np]] = json_number_value(json_array_get(x, nv[np])) /
-				json_number_value(json_array_get(y, nv[np]));
+		for (nv[np] = 0; nv[np] < json_array_size(x); nv[np]++) {
+			v[np][nv[np]] = json_number_value(json_array_get(x, nv[np]));
+			w[np][nv[np]] = json_number_value(json_array_get(y, nv[np]));
+		}
 		json_array_append(all, bl);
 		np++;
 	}
-	if (np == 0 || hb_paired_of(&q, v, nv, np, HB_PAIRED_WIDE_PCT, r->seed ^ bytes) != 0) {
+	if (np == 0 || hb_paired_of(&q, v, w, nv, np, HB_PAIRED_FASTEST, HB_PAIRED_WIDE_PCT,
+			r->seed ^ bytes) != 0) {
 		json_decref(out);
 		json_decref(all);
 		out = NULL;
 	} else {
 		/* the half-width: the larger side of the interval, in % of the ratio */
 		double half = fmax(q.high / q.ratio - 1, 1 - q.low / q.ratio) * 100;
-		json_object_update_new(out, json_pack("{s:f, s:f, s:f, s:f, s:s, s:I, s:I, s:I, s:o}",
-			"ratio", q.ratio, "low", q.low, "high", q.high, "half_width_pct", half, "state",
-			half > HB_PAIRED_WIDE_PCT ? "wide" : "narrow", "pairs", (json_int_t)q.pairs,
+		json_object_update_new(out, json_pack("{s:f, s:f, s:f, s:f, s:s, s:I, s:I, s:I, s:s, "
+			"s:o}", "ratio", q.ratio, "low", q.low, "high", q.high, "half_width_pct", half,
+			"state", half > HB_PAIRED_WIDE_PCT ? "wide" : "narrow", "pairs", (json_int_t)q.pairs,
 			"passes", (json_int_t)q.passes, "bootstrap_seed", (json_int_t)(q.seed >> 1),
-			"blocks", all));
+			"bootstrap", q.bootstrap, "blocks", all));
+		json_object_set_new(out, "fastest_fraction", json_real(q.fastest));
 	}
-	for (k = 0; k < np; k++)
+	for (k = 0; k < np; k++) {
 		free(v[k]);
+		free(w[k]);
+	}
 	return out;
 }

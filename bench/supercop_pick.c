@@ -11,8 +11,8 @@
 static int S_against(hb_sc_pick_line *lines, size_t i, size_t c, const hb_sc_pick_fns *fns,
 	unsigned rounds, double noise_pct)
 {
-	double ratios[HB_SC_PICK_MAX_ROUNDS];
-	double *const r[1] = { ratios };
+	double ti[HB_SC_PICK_MAX_ROUNDS], tc[HB_SC_PICK_MAX_ROUNDS];
+	double *const ri[1] = { ti }, *const rc[1] = { tc };
 	size_t n = 0, k;
 	hb_paired q;
 
@@ -20,10 +20,13 @@ static int S_against(hb_sc_pick_line *lines, size_t i, size_t c, const hb_sc_pic
 		size_t first = k % 2 ? i : c, second = k % 2 ? c : i;
 		double a = fns->time_one(fns->ctx, first), b = fns->time_one(fns->ctx, second);
 		double t_i = first == i ? a : b, t_c = first == i ? b : a;
-		if (t_i > 0 && t_c > 0)
-			ratios[n++] = t_i / t_c;
+		if (t_i > 0 && t_c > 0) {
+			ti[n] = t_i;
+			tc[n++] = t_c;
+		}
 	}
-	if (n < 2 || hb_paired_of(&q, r, &n, 1, noise_pct, 0x7069636bULL ^ (i << 8 | c)) != 0)
+	/* the median of all rounds: a round is two whole try runs, each a median of its own */
+	if (n < 2 || hb_paired_of(&q, ri, rc, &n, 1, 1, noise_pct, 0x7069636bULL ^ (i << 8 | c)) != 0)
 		return -1;
 	lines[i].ratio = q.ratio;
 	lines[i].low = q.low;

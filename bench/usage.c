@@ -32,7 +32,7 @@ const char hb_usage[] =
 	"                                campaign's order of the sizes and placement of the\n"
 	"                                buffers (its campaign.seed; default: drawn anew);\n"
 	"                                --paired-passes: each library's passes side by side with\n"
-	"                                SM3's reference, the ratios' anchor (default 4; 0: none)\n"
+	"                                SM3's reference, the ratios' anchor (default 8; 0: none)\n"
 	"  compare A B [--sizes N,...] [--cpu N] [--passes N] [--rounds N] [--noise PCT]\n"
 	"      [--json FILE]             time A and B side by side on one CPU, their drivers\n"
 	"                                taking turns block by block (default 6 passes of 20\n"

@@ -133,7 +133,8 @@ static int S_anchor_str(char **out, json_t *anchor, const char *key, const char 
 static int S_paired_rest(json_t *pd, const char *file)
 {
 	json_t *method = json_object_get(pd, "method"), *seed = json_object_get(pd, "bootstrap_seed");
-	json_t *ratios = json_object_get(pd, "pair_ratios");
+	json_t *ratios = json_object_get(pd, "pair_ratios"), *boot = json_object_get(pd, "bootstrap");
+	json_t *fastest = json_object_get(pd, "fastest_fraction");
 	long long n;
 	double x;
 
@@ -143,6 +144,11 @@ static int S_paired_rest(json_t *pd, const char *file)
 		return hg_ev_bad(file, "headline.paired.bootstrap_seed", "expected an integer");
 	if (ratios && !json_is_array(ratios))
 		return hg_ev_bad(file, "headline.paired.pair_ratios", "expected an array");
+	if (boot && !json_is_string(boot))
+		return hg_ev_bad(file, "headline.paired.bootstrap", "expected a string");
+	if (fastest && !(json_is_number(fastest) && json_number_value(fastest) > 0 &&
+			json_number_value(fastest) <= 1))
+		return hg_ev_bad(file, "headline.paired.fastest_fraction", "expected a number in (0, 1]");
 	return hg_ev_int(&n, file, pd, "headline.paired.", "pairs", 0) ||
 		hg_ev_int(&n, file, pd, "headline.paired.", "passes", 0) ||
 		S_num(&x, json_object_get(pd, "half_width_pct"), file, "headline.paired.half_width_pct",

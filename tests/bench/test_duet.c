@@ -28,11 +28,12 @@ Test(paired, verdict_needs_the_whole_interval_past_the_threshold)
 Test(paired, ratio_interval_and_verdict)
 {
 	double a[] = { 3.0, 3.1, 2.9, 3.0, 3.05 }, b[] = { 2.95, 3.0, 3.0, 3.1, 2.9 };
-	double *r[2] = { a, b };
+	double one[] = { 1, 1, 1, 1, 1 };
+	double *r[2] = { a, b }, *ones[2] = { one, one };
 	size_t n[2] = { 5, 5 };
 	hb_paired p;
 
-	cr_assert_eq(hb_paired_of(&p, r, n, 2, 1, 7), 0, "%s", hb_error_last());
+	cr_assert_eq(hb_paired_of(&p, r, ones, n, 2, 1, 1, 7), 0, "%s", hb_error_last());
 	cr_expect_float_eq(p.ratio, 3.0, 1e-12, "the median of the ten pairs");
 	cr_expect(p.low <= p.ratio && p.ratio <= p.high);
 	cr_expect(p.low >= 2.9 && p.high <= 3.1, "%g-%g within the pairs", p.low, p.high);
@@ -43,16 +44,18 @@ Test(paired, ratio_interval_and_verdict)
 /* Two passes whose placements gave 2 % apart: the interval takes in both, as a second run would. */
 Test(paired, interval_covers_what_differs_between_passes)
 {
-	double a[20], b[20];
-	double *r[2] = { a, b };
+	double a[20], b[20], one[20];
+	double *r[2] = { a, b }, *ones[2] = { one, one };
 	size_t n[2] = { 20, 20 }, i;
 	hb_paired p;
 
 	for (i = 0; i < 20; i++) {
 		a[i] = 0.99 + 0.0001 * (double)i;
 		b[i] = 1.01 + 0.0001 * (double)i;
+		one[i] = 1;
 	}
-	cr_assert_eq(hb_paired_of(&p, r, n, 2, 1, 11), 0, "%s", hb_error_last());
+	cr_assert_eq(hb_paired_of(&p, r, ones, n, 2, 1, 1, 11), 0, "%s", hb_error_last());
+	cr_expect_str_eq(p.bootstrap, "passes");
 	cr_expect(p.low < 0.995 && p.high > 1.005, "%g-%g: the passes' difference is noise, not "
 		"a figure", p.low, p.high);
 	cr_expect_str_eq(p.verdict, "within noise");
@@ -60,15 +63,42 @@ Test(paired, interval_covers_what_differs_between_passes)
 
 Test(paired, refuses_what_is_not_a_ratio)
 {
-	double a[] = { 1.0, 0.0 }, b[] = { 1.0, NAN };
-	double *r1[1] = { a }, *r2[1] = { b };
+	double a[] = { 1.0, 0.0 }, b[] = { 1.0, NAN }, one[] = { 1.0, 1.0 };
+	double *r1[1] = { a }, *r2[1] = { b }, *ones[1] = { one };
 	size_t n[1] = { 2 }, none[1] = { 0 };
 	hb_paired p;
 
-	cr_expect_neq(hb_paired_of(&p, r1, n, 1, 1, 1), 0);
+	cr_expect_neq(hb_paired_of(&p, r1, ones, n, 1, 1, 1, 1), 0);
 	cr_expect(strstr(hb_error_last(), "pass 1, pair 2") != NULL, "%s", hb_error_last());
-	cr_expect_neq(hb_paired_of(&p, r2, n, 1, 1, 1), 0);
-	cr_expect_neq(hb_paired_of(&p, r1, none, 1, 1, 1), 0, "no pair at all");
+	cr_expect_neq(hb_paired_of(&p, ones, r2, n, 1, 1, 1, 1), 0, "the second side's time too");
+	cr_expect_neq(hb_paired_of(&p, r1, ones, none, 1, 1, 1, 1), 0, "no pair at all");
+	cr_expect_neq(hb_paired_of(&p, ones, ones, n, 1, 0, 1, 1), 0, "no fraction of the pairs");
+	cr_expect(strstr(hb_error_last(), "fraction") != NULL, "%s", hb_error_last());
+}
+
+/* A spell in which the host slowed one side more than the other: the median of all pairs follows
+ * it, the fastest fifth of the pairs (both sides at their best) does not. */
+Test(paired, the_fastest_pairs_escape_a_slow_spell)
+{
+	double a[4][10], b[4][10];
+	double *pa[4] = { a[0], a[1], a[2], a[3] }, *pb[4] = { b[0], b[1], b[2], b[3] };
+	size_t n[4] = { 10, 10, 10, 10 }, p, i;
+	hb_paired all, fast;
+
+	for (p = 0; p < 4; p++)
+		for (i = 0; i < 10; i++) {
+			int slow = i >= 3; /* seven of ten pairs in the slow spell */
+			a[p][i] = (slow ? 130.0 : 100.0) + 0.01 * (double)(p * 10 + i);
+			b[p][i] = slow ? 110.0 : 100.0;
+		}
+	cr_assert_eq(hb_paired_of(&all, pa, pb, n, 4, 1, 1, 3), 0, "%s", hb_error_last());
+	cr_assert_eq(hb_paired_of(&fast, pa, pb, n, 4, 0.2, 1, 3), 0, "%s", hb_error_last());
+	cr_expect(all.ratio > 1.17, "all pairs: %g", all.ratio);
+	cr_expect(fast.ratio > 0.999 && fast.ratio < 1.005, "the fastest fifth: %g", fast.ratio);
+	cr_expect(fast.low <= fast.ratio && fast.ratio <= fast.high);
+	cr_expect_str_eq(fast.verdict, "within noise");
+	cr_expect_float_eq(fast.fastest, 0.2, 1e-12);
+	cr_expect_eq(fast.pairs, 40, "every pair counted, the estimate of a fifth of them");
 }
 
 /* The verdict at each size of compare's text, in the order printed. */
@@ -240,21 +270,32 @@ Test(placement, each_seed_its_own_offsets, .timeout = HBT_TIMEOUT(60))
 	json_decref(none);
 }
 
-/* The median of library / anchor over every pair of every pass's recorded blocks. */
-static double S_median_of_blocks(json_t *passes)
+/* What a reader of the record would compute: over every pair of every pass's recorded blocks,
+ * the median of library / anchor of the fastest fifth of the pairs, ranked by the product of
+ * each side's block over its own fastest (the fifth by nearest rank). */
+static double S_ratio_of_blocks(json_t *passes)
 {
-	double v[512];
-	size_t n = 0, i, k;
+	double l[512], a[512], c[512], sorted[512], r[512], lmin = 0, amin = 0, t;
+	size_t n = 0, i, k, kept = 0;
 	json_t *bl;
 	json_array_foreach(passes, i, bl) {
 		json_t *x = json_object_get(bl, "library"), *y = json_object_get(bl, "anchor");
 		cr_assert_eq(json_array_size(x), json_array_size(y), "pass %zu: unpaired blocks", i + 1);
-		for (k = 0; k < json_array_size(x) && n < 512; k++)
-			v[n++] = json_number_value(json_array_get(x, k)) /
-				json_number_value(json_array_get(y, k));
+		for (k = 0; k < json_array_size(x) && n < 512; k++, n++) {
+			l[n] = json_number_value(json_array_get(x, k));
+			a[n] = json_number_value(json_array_get(y, k));
+			lmin = n == 0 || l[n] < lmin ? l[n] : lmin;
+			amin = n == 0 || a[n] < amin ? a[n] : amin;
+		}
 	}
 	cr_assert_gt(n, 0);
-	return hb_median(v, n);
+	for (i = 0; i < n; i++)
+		sorted[i] = c[i] = l[i] / lmin * (a[i] / amin);
+	t = hb_quantile(sorted, n, 0.2);
+	for (i = 0; i < n; i++)
+		if (c[i] <= t)
+			r[kept++] = l[i] / a[i];
+	return hb_median(r, kept);
 }
 
 /* A campaign times each library side by side with SM3's reference, and each record's headline
@@ -287,13 +328,17 @@ Test(campaign_paired, every_library_against_the_anchor, .timeout = HBT_TIMEOUT(3
 	cr_expect(json_is_false(json_object_get(p, "self")));
 	cr_expect_eq(json_integer_value(json_object_get(p, "campaign_seed")),
 		json_integer_value(json_object_get(json_object_get(s, "campaign"), "seed")));
-	cr_expect_eq(json_integer_value(json_object_get(p, "pairs")), 30, "3 passes of 10 rounds");
+	cr_expect_eq(json_integer_value(json_object_get(p, "pairs")), 15,
+		"3 passes of 5 rounds, half the profile's");
+	cr_expect_eq(json_integer_value(json_object_get(c, "rounds")), 5);
+	cr_expect_str_eq(json_string_value(json_object_get(p, "bootstrap")), "passes");
 	cr_expect_eq(json_array_size(json_object_get(p, "blocks")), 3, "each pass's blocks of both");
 	r = json_number_value(json_object_get(p, "ratio"));
 	cr_expect(json_number_value(json_object_get(p, "low")) <= r &&
 		r <= json_number_value(json_object_get(p, "high")));
-	/* the ratio is what the recorded blocks say: the median of the pairs' quotients */
-	cr_expect_float_eq(r, S_median_of_blocks(json_object_get(p, "blocks")), 1e-9);
+	/* the ratio is what the recorded blocks say */
+	cr_expect_float_eq(r, S_ratio_of_blocks(json_object_get(p, "blocks")), 1e-9);
+	cr_expect_float_eq(json_number_value(json_object_get(p, "fastest_fraction")), 0.2, 1e-12);
 	/* and it measures what the headlines, timed apart, measure: the two agree within a fifth
 	 * on every host met (an inverted or mismatched pairing would be off by the whole ratio) */
 	headline_ratio = json_number_value(json_object_get(json_object_get(o, "headline"),
