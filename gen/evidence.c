@@ -348,6 +348,7 @@ static void S_system_clear(hg_system *s)
 	free(s->sandbox);
 	free(s->schedule);
 	free(s->estimator);
+	free(s->paired_anchor);
 	free(s->floor_source);
 	hg_strv_free(s->algorithms);
 	hg_import_free(s->imported);

@@ -165,6 +165,11 @@ typedef struct {
 	double spread_limit_pct;       /* figures with a larger spread are flagged */
 	char *estimator;       /* campaign.estimator; NULL: earlier evidence (the mean) */
 	long long passes;      /* campaign.passes; -1: not recorded */
+	/* campaign.paired: the paired passes' anchor ("SM3 (reference)"), passes and rounds;
+	 * paired_passes 0: none (null), -1: not recorded (evidence of an earlier version) */
+	char *paired_anchor;
+	long long paired_passes, paired_rounds;
+	double paired_wide_pct;
 	double precision_pct;  /* campaign.precision_pct (--precision); 0: not asked (the default
 	                        * applies), -1: not recorded (earlier evidence) */
 	/* campaign.history (headline.c): the interval's floor and how it was set. floor_source

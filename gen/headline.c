@@ -331,6 +331,34 @@ static int S_history(hg_system *s, json_t *h, const char *file)
 	return 0;
 }
 
+/* campaign.paired: null when the campaign did no paired passes, absent in earlier evidence. */
+static int S_campaign_paired(hg_system *s, json_t *pd, const char *file)
+{
+	json_t *anchor = json_object_get(pd, "anchor");
+	const char *inst = json_string_value(json_object_get(anchor, "instance"));
+	const char *impl = json_string_value(json_object_get(anchor, "implementation"));
+	json_t *wide = json_object_get(pd, "wide_pct");
+
+	s->paired_passes = pd ? 0 : -1;
+	s->paired_rounds = 0;
+	s->paired_wide_pct = -1;
+	if (!pd || json_is_null(pd))
+		return 0;
+	if (!json_is_object(pd))
+		return hg_ev_bad(file, "campaign.paired", "expected an object or null");
+	if (!inst || !impl)
+		return hg_ev_bad(file, "campaign.paired.anchor", "expected its instance and "
+			"implementation");
+	if (hg_ev_int(&s->paired_passes, file, pd, "campaign.paired.", "passes", 1) ||
+		hg_ev_int(&s->paired_rounds, file, pd, "campaign.paired.", "rounds", 1))
+		return -1;
+	if (wide && !(json_is_number(wide) && json_number_value(wide) > 0))
+		return hg_ev_bad(file, "campaign.paired.wide_pct", "expected a number above 0");
+	s->paired_wide_pct = wide ? json_number_value(wide) : -1;
+	s->paired_anchor = hg_xprintf("%s (%s)", inst, impl);
+	return 0;
+}
+
 int hg_headline_campaign(hg_system *s, json_t *campaign, const char *file)
 {
 	json_t *est = json_object_get(campaign, "estimator"), *p = json_object_get(campaign, "passes");
@@ -339,7 +367,8 @@ int hg_headline_campaign(hg_system *s, json_t *campaign, const char *file)
 	s->estimator = NULL;
 	s->passes = -1;
 	s->precision_pct = !prec ? -1 : 0;
-	if (S_history(s, json_object_get(campaign, "history"), file) != 0)
+	if (S_history(s, json_object_get(campaign, "history"), file) != 0 ||
+		S_campaign_paired(s, json_object_get(campaign, "paired"), file) != 0)
 		return -1;
 	if (prec && !json_is_null(prec)) {
 		if (!json_is_number(prec) || !isfinite(json_number_value(prec)) ||

@@ -389,6 +389,34 @@ Test(headline, the_method_page_says_how_the_floor_was_set)
 	free(md);
 }
 
+#define PAIRED(v) "\"precision_pct\": null, \"paired\": " v
+
+/* The method page names the campaign's paired passes, says when there were none, and when the
+ * evidence predates them; a bad campaign.paired is refused naming the field. */
+Test(headline, the_method_page_says_how_the_ratios_were_paired)
+{
+	char *md = S_method_with("\"precision_pct\": null", PAIRED("{\"method\": \"paired-blocks\", "
+		"\"anchor\": {\"instance\": \"SM3\", \"implementation\": \"reference\"}, "
+		"\"passes\": 8, \"rounds\": 5, \"wide_pct\": 1.0}"));
+	cr_expect(strstr(md, "This system: 8 paired passes of 5 rounds beside SM3 (reference), a "
+		"paired ratio wider than ± 1 % marked wide.") != NULL, "%s", md);
+	free(md);
+	md = S_method_with("\"precision_pct\": null", PAIRED("null"));
+	cr_expect(strstr(md, "This system: no paired passes (the campaign was run with "
+		"--paired-passes 0") != NULL, "%s", md);
+	free(md);
+	md = S_method_with("\"precision_pct\": null", "\"precision_pct\": null");
+	cr_expect(strstr(md, "This system: not recorded (evidence of an earlier hashbench, without "
+		"paired timing).") != NULL, "%s", md);
+	free(md);
+	S_refused("x86_1/system.json", "\"precision_pct\": null", PAIRED("{\"anchor\": {}, "
+		"\"passes\": 8, \"rounds\": 5}"), "campaign.paired.anchor: expected its instance and "
+		"implementation");
+	S_refused("x86_1/system.json", "\"precision_pct\": null", PAIRED("{\"anchor\": "
+		"{\"instance\": \"SM3\", \"implementation\": \"reference\"}, \"passes\": \"8\", "
+		"\"rounds\": 5}"), "campaign.paired.passes: expected an integer");
+}
+
 Test(headline, a_bad_precision_is_one_line_naming_system_json_and_field)
 {
 	S_refused("x86_1/system.json", "\"precision_pct\": null", "\"precision_pct\": \"2\"",
