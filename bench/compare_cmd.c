@@ -103,8 +103,7 @@ static json_t *S_size_json(const S_size *z)
 		json_array_append_new(blocks, bl);
 	}
 	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:I, s:f, s:I, s:s, s:o, "
-		"s:o}", "bytes",
-		(json_int_t)z->bytes, "a_cycles_per_call", z->best[0], "b_cycles_per_call", z->best[1],
+		"s:o}", "bytes", (json_int_t)z->bytes, "a_cycles_per_call", z->best[0], "b_cycles_per_call", z->best[1],
 		"a_cycles_per_byte", z->best[0] / (double)z->bytes, "b_cycles_per_byte",
 		z->best[1] / (double)z->bytes, "ratio", z->paired.ratio, "ratio_low", z->paired.low,
 		"ratio_high", z->paired.high, "verdict", z->paired.verdict, "pairs",
@@ -267,7 +266,8 @@ int hb_compare_run(int *out_slower, const hb_compare_opts *o_in)
 		started, "finished", finished, "passes", (json_int_t)o.passes, "rounds",
 		(json_int_t)o.rounds, "noise_pct", o.noise_pct, "method", "paired-blocks",
 		"interval", "median of the ratios of the fastest fifth of the pairs; 95 % percentile "
-		"interval of a bootstrap over whole passes", "seed", (json_int_t)seed, "sizes", list, "passes_run", passes);
+		"interval of a bootstrap over whole passes", "seed", (json_int_t)seed, "sizes", list,
+		"passes_run", passes);
 	passes = NULL;
 	if (o.json_out && hb_json_write(o.json_out, doc) != 0)
 		rc = HB_ERROR;

@@ -94,7 +94,7 @@ int hb_paired_of(hb_paired *out, double *const *a, double *const *b, const size_
 	size_t passes, double fastest, double noise_pct, unsigned long long seed)
 {
 	size_t total = 0, most = 0, p, i, r, k;
-	double *all_a, *all_b, *ba, *bb, *c, *w, *est;
+	double *ba, *bb, *c, *w, *est;
 
 	memset(out, 0, sizeof(*out));
 	for (p = 0; p < passes; p++)
@@ -111,22 +111,20 @@ int hb_paired_of(hb_paired *out, double *const *a, double *const *b, const size_
 	if (!(fastest > 0 && fastest <= 1))
 		return hb_error_set("a fraction of the pairs of %g: expected more than 0, at most 1",
 			fastest);
-	/* a resample may draw the largest pass each time */
-	all_a = malloc(total * sizeof(double));
-	all_b = malloc(total * sizeof(double));
+	/* a resample may draw the largest pass each time: passes * most holds every pair too */
 	ba = malloc(passes * most * sizeof(double));
 	bb = malloc(passes * most * sizeof(double));
-	c = malloc((passes * most + total) * sizeof(double));
-	w = malloc((passes * most + total) * sizeof(double));
+	c = malloc(passes * most * sizeof(double));
+	w = malloc(passes * most * sizeof(double));
 	est = malloc(S_RESAMPLES * sizeof(*est));
-	if (!all_a || !all_b || !ba || !bb || !c || !w || !est)
+	if (!ba || !bb || !c || !w || !est)
 		abort();
 	for (p = 0, k = 0; p < passes; p++)
 		for (i = 0; i < n[p]; i++, k++) {
-			all_a[k] = a[p][i];
-			all_b[k] = b[p][i];
+			ba[k] = a[p][i];
+			bb[k] = b[p][i];
 		}
-	out->ratio = S_estimate(all_a, all_b, total, fastest, c, w);
+	out->ratio = S_estimate(ba, bb, total, fastest, c, w);
 	out->pairs = total;
 	out->passes = passes;
 	out->fastest = fastest;
@@ -154,8 +152,6 @@ int hb_paired_of(hb_paired *out, double *const *a, double *const *b, const size_
 		out->high = out->ratio;
 	out->noise_pct = noise_pct;
 	out->verdict = hb_paired_verdict(out->low, out->high, noise_pct);
-	free(all_a);
-	free(all_b);
 	free(ba);
 	free(bb);
 	free(c);
