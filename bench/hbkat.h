@@ -117,9 +117,11 @@ typedef struct {
 } hb_sc_pick_fns;
 /* The line to keep of lines[0..n): the candidate is the fastest that passes by its cycles; each
  * other line that passes runs rounds times in turns with it, and the ratio of each round's two
- * figures gives its paired ratio (paired.c); the line faster than the candidate beyond noise_pct
- * by the most is kept, else the candidate; each line's within_noise says whether its ratio to
- * the kept one holds 1 within noise. -1 when none passes. */
+ * figures gives its paired ratio (paired.c); the fastest is the line faster than the candidate
+ * beyond noise_pct by the most, else the candidate, and the line kept is the first (in lines'
+ * order) whose ratio to the fastest holds 1 within noise, so that a tie measured again keeps the
+ * same line; each line's within_noise says whether its ratio to the kept one holds 1 within
+ * noise. -1 when none passes. */
 int hb_sc_pick(hb_sc_pick_line *lines, size_t n, const hb_sc_pick_fns *fns, unsigned rounds,
 	double noise_pct);
 

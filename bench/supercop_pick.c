@@ -1,6 +1,7 @@
 /* supercop_pick.c — which compiler line of a SUPERCOP implementation to keep: the lines that pass
  * timed in turns with the fastest by try's own median, a ratio of each to it from adjacent runs
- * (paired.c), the fastest beyond noise kept and the lines within noise of it named. */
+ * (paired.c), the fastest beyond noise kept (of lines within noise of it, the first in the file's
+ * order) and the lines within noise of the one kept named. */
 #include <math.h>
 #include <string.h>
 
@@ -46,10 +47,20 @@ static void S_to_kept(double *lo, double *hi, const hb_sc_pick_line *i, const hb
 	*hi = r * exp(up);
 }
 
+/* Whether line i's ratio to line k holds 1 within noise (a line without a ratio never does). */
+static int S_within(const hb_sc_pick_line *lines, size_t i, size_t k, double noise_pct)
+{
+	double lo, hi;
+	if (lines[i].ratio < 0 || lines[k].ratio < 0)
+		return 0;
+	S_to_kept(&lo, &hi, &lines[i], &lines[k]);
+	return strcmp(hb_paired_verdict(lo, hi, noise_pct), "within noise") == 0;
+}
+
 int hb_sc_pick(hb_sc_pick_line *lines, size_t n, const hb_sc_pick_fns *fns, unsigned rounds,
 	double noise_pct)
 {
-	size_t c = n, kept, i;
+	size_t c = n, kept, fastest, i;
 
 	for (i = 0; i < n; i++) {
 		lines[i].ratio = lines[i].low = lines[i].high = -1;
@@ -73,12 +84,15 @@ int hb_sc_pick(hb_sc_pick_line *lines, size_t n, const hb_sc_pick_fns *fns, unsi
 			(kept == c || lines[i].ratio < lines[kept].ratio))
 			kept = i;
 	}
-	for (i = 0; i < n; i++) {
-		double lo, hi;
-		if (i == kept || lines[i].ratio < 0)
-			continue;
-		S_to_kept(&lo, &hi, &lines[i], &lines[kept]);
-		lines[i].within_noise = strcmp(hb_paired_verdict(lo, hi, noise_pct), "within noise") == 0;
-	}
+	/* of the lines within noise of the fastest, the first in the file's order is kept: SUPERCOP
+	 * tries them in that order, and a tie measured anew must not change the line kept */
+	fastest = kept;
+	for (i = 0; i < fastest; i++)
+		if (S_within(lines, i, fastest, noise_pct)) {
+			kept = i;
+			break;
+		}
+	for (i = 0; i < n; i++)
+		lines[i].within_noise = i != kept && S_within(lines, i, kept, noise_pct);
 	return (int)kept;
 }

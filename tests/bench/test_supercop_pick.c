@@ -1,6 +1,7 @@
 /* test_supercop_pick.c — which compiler line of a SUPERCOP implementation is kept
  * (supercop_pick.c): the lines that pass timed in turns with the fastest by try's median, the
- * fastest beyond noise kept and the lines within noise of it named, on lines of known speed. */
+ * fastest beyond noise (or the first line within noise of it) kept and the lines within noise of
+ * the kept one named, on lines of known speed. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +59,10 @@ Test(supercop_pick, a_lucky_median_is_not_kept_and_equals_are_named)
 	cr_expect_eq(l.runs[1], 3 * HB_SC_PICK_ROUNDS, "the candidate ran against each other line");
 }
 
-/* All alike (one library does the work whatever the line): the candidate is kept and every other
- * line is within noise of it; a line that failed its checksums is never run. */
-Test(supercop_pick, lines_alike_are_all_within_noise)
+/* All alike (one library does the work whatever the line): no line is faster than the candidate
+ * beyond noise, every line is within noise of it, and the first line of the file is kept, not
+ * whichever the rounds put first; a line that failed its checksums is never run. */
+Test(supercop_pick, lines_alike_keep_the_first_and_name_the_others)
 {
 	S_lines l = { { 500, 501, 499.5, 500 }, { 0 } };
 	const double try_cycles[] = { 505, 498, 503, 400 };
@@ -68,11 +70,30 @@ Test(supercop_pick, lines_alike_are_all_within_noise)
 	hb_sc_pick_line pl[4];
 	int kept = S_pick(pl, &l, try_cycles, passes, 4);
 
-	cr_expect_eq(kept, 1, "no line faster beyond noise: the candidate stays");
-	cr_expect(pl[0].within_noise && pl[2].within_noise);
+	cr_expect_eq(kept, 0, "a tie: the first line of the file is kept");
+	cr_expect(pl[1].within_noise && pl[2].within_noise);
+	cr_expect_not(pl[0].within_noise, "the kept line is not named beside itself");
 	cr_expect_not(pl[3].within_noise);
 	cr_expect_eq(l.runs[3], 0, "a line that failed is not timed");
 	cr_expect(pl[3].ratio < 0);
+}
+
+/* The same lines measured twice, a lucky try median making line 2 the candidate once and line 1
+ * the next time (line 2 the faster by 0.2 %, within noise): the line kept is line 1, the first of
+ * the tie, both times, and line 2 is named within noise of it; line 0, 5 % slower, and line 3,
+ * 3 % slower, are never named. */
+Test(supercop_pick, a_tie_measured_again_keeps_the_same_line)
+{
+	S_lines once = { { 1050, 1000, 998, 1030 }, { 0 } }, again = once;
+	const double lucky_2[] = { 1060, 1003, 990, 1040 }, lucky_1[] = { 1060, 990, 1003, 1040 };
+	const int passes[] = { 1, 1, 1, 1 };
+	hb_sc_pick_line pl[4], ql[4];
+
+	cr_expect_eq(S_pick(pl, &once, lucky_2, passes, 4), 1, "line 2 the candidate");
+	cr_expect_eq(S_pick(ql, &again, lucky_1, passes, 4), 1, "line 1 the candidate");
+	cr_expect(pl[2].within_noise && ql[2].within_noise, "the other of the tie is named");
+	cr_expect_not(pl[0].within_noise || ql[0].within_noise);
+	cr_expect_not(pl[3].within_noise || ql[3].within_noise, "%g", pl[3].ratio);
 }
 
 /* A line whose runs fail in turns gets no ratio and is not named; none passing: -1. */
