@@ -210,10 +210,13 @@ static json_t *S_system_json(const hb_run *r, const char *end)
 	json_object_set_new(campaign, "spread_limit_pct", json_real(r->spread_limit));
 	json_object_set_new(campaign, "precision_pct", r->o->precision_pct > 0 ?
 		json_real(r->o->precision_pct) : json_null());
+	/* schedule "interleaved": the paired passes spread among the passes (schedule.c); evidence
+	 * without it ran them after the passes */
 	json_object_set_new(campaign, "paired", r->anchor ? json_pack("{s:s, s:{s:s, s:s}, s:i, "
-		"s:i, s:f}", "method", HB_PAIRED_METHOD, "anchor", "instance", r->anchor->name,
+		"s:i, s:f, s:s}", "method", HB_PAIRED_METHOD, "anchor", "instance", r->anchor->name,
 		"implementation", r->anchor->impl, "passes", (int)r->paired_passes, "rounds",
-		hb_paired_rounds(r), "wide_pct", HB_PAIRED_WIDE_PCT) : json_null());
+		hb_paired_rounds(r), "wide_pct", HB_PAIRED_WIDE_PCT, "schedule", "interleaved") :
+		json_null());
 	json_object_set_new(campaign, "interval", json_pack("{s:s, s:f, s:f, s:s, s:f}", "method",
 		HB_INTERVAL_METHOD, "level", HB_INTERVAL_LEVEL, "floor_pct", r->floor.pct,
 		"floor_source", r->floor.source, "target_pct", r->target_pct));

@@ -170,12 +170,30 @@ int hb_run_plan_make(hb_run *r, const hb_catalog *cat)
 
 /* ---- the tasks ---- */
 
-/* The tasks, in order: each library's prepare task (build and KAT check); pass 1 of every
- * library, pass 2, …, then MAX_RETRIES rounds of passes measured again (run only for a library
- * with that many disturbed passes); then the paired passes, each library side by side with the
- * anchor (round 1 of every library, round 2, …); then each library's records. With --overlap
- * each library's first pass follows its own prepare task. */
+/* The tasks, in order: each library's prepare task (build and KAT check); then rounds, each one
+ * task of every library: the profile's passes and the paired passes (each library side by side
+ * with the anchor) interleaved, spread evenly over the campaign so that the pairs see the host's
+ * states the passes see, not only its last seconds (the first round a pass: it sets the calls per
+ * block); then MAX_RETRIES rounds of passes measured again (run only for a library with that
+ * many disturbed passes); then each library's records. With --overlap each library's first pass
+ * follows its own prepare task. */
 typedef enum { S_PREPARE, S_PASS, S_PAIRED, S_RECORDS } S_kind;
+
+/* Of the profile's passes and the paired passes interleaved, what round k is: a paired pass when
+ * it brings the count of paired rounds so far up by one (Bresenham's spacing), its number among
+ * its kind into *pass. */
+static S_kind S_round(const S_ctx *c, size_t k, int *pass)
+{
+	size_t p = (size_t)c->r->prof->passes, q = c->r->paired_passes, before, upto;
+	if (k >= p + q) { /* the passes more, after both */
+		*pass = (int)(k - q);
+		return S_PASS;
+	}
+	before = k * q / (p + q);
+	upto = (k + 1) * q / (p + q);
+	*pass = (int)(upto > before ? before : k - before);
+	return upto > before ? S_PAIRED : S_PASS;
+}
 
 static S_kind S_task_of(const S_ctx *c, size_t t, size_t *lib, int *pass)
 {
@@ -189,14 +207,8 @@ static S_kind S_task_of(const S_ctx *c, size_t t, size_t *lib, int *pass)
 	*lib = t % n;
 	if (t < n)
 		return S_PREPARE;
-	if (t < n + n * c->npasses) {
-		*pass = (int)((t - n) / n);
-		return S_PASS;
-	}
-	if (t < n + n * (c->npasses + c->r->paired_passes)) {
-		*pass = (int)((t - n) / n - c->npasses);
-		return S_PAIRED;
-	}
+	if (t < n + n * (c->npasses + c->r->paired_passes))
+		return S_round(c, (t - n) / n, pass);
 	return S_RECORDS;
 }
 

@@ -170,6 +170,7 @@ typedef struct {
 	char *paired_anchor;
 	long long paired_passes, paired_rounds;
 	double paired_wide_pct;
+	int paired_interleaved; /* campaign.paired.schedule "interleaved"; 0: after the passes */
 	double precision_pct;  /* campaign.precision_pct (--precision); 0: not asked (the default
 	                        * applies), -1: not recorded (earlier evidence) */
 	/* campaign.history (headline.c): the interval's floor and how it was set. floor_source

@@ -337,8 +337,9 @@ static int S_campaign_paired(hg_system *s, json_t *pd, const char *file)
 	json_t *anchor = json_object_get(pd, "anchor");
 	const char *inst = json_string_value(json_object_get(anchor, "instance"));
 	const char *impl = json_string_value(json_object_get(anchor, "implementation"));
-	json_t *wide = json_object_get(pd, "wide_pct");
+	json_t *wide = json_object_get(pd, "wide_pct"), *sched = json_object_get(pd, "schedule");
 
+	s->paired_interleaved = 0;
 	s->paired_passes = pd ? 0 : -1;
 	s->paired_rounds = 0;
 	s->paired_wide_pct = -1;
@@ -355,6 +356,13 @@ static int S_campaign_paired(hg_system *s, json_t *pd, const char *file)
 	if (wide && !(json_is_number(wide) && json_number_value(wide) > 0))
 		return hg_ev_bad(file, "campaign.paired.wide_pct", "expected a number above 0");
 	s->paired_wide_pct = wide ? json_number_value(wide) : -1;
+	/* absent in evidence whose paired passes followed the passes */
+	s->paired_interleaved = sched && json_is_string(sched) &&
+		strcmp(json_string_value(sched), "interleaved") == 0;
+	if (sched && !s->paired_interleaved && !(json_is_string(sched) &&
+			strcmp(json_string_value(sched), "after") == 0))
+		return hg_ev_bad(file, "campaign.paired.schedule", "expected \"interleaved\" or "
+			"\"after\"");
 	s->paired_anchor = hg_xprintf("%s (%s)", inst, impl);
 	return 0;
 }

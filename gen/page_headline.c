@@ -200,11 +200,14 @@ const char *hg_headline_lookup(hg_arena *a, const hg_system *s, const char *name
 			"headline figure is the guide's mean over the rounds)";
 	if (strcmp(name, "passes") == 0)
 		return s->passes > 0 ? hg_printf(a, "%lld", s->passes) : "not recorded";
+	if (strcmp(name, "paired") == 0 && s->paired_passes > 0)
+		return hg_printf(a, "%lld paired passes of %lld rounds beside %s, %s, a paired ratio "
+			"wider than ± %g %% marked wide", s->paired_passes, s->paired_rounds,
+			s->paired_anchor, s->paired_interleaved ? "spread evenly among the passes" :
+			"after the passes (as hashbench ran them before it spread them)",
+			s->paired_wide_pct > 0 ? s->paired_wide_pct : 1.0);
 	if (strcmp(name, "paired") == 0)
-		return s->paired_passes > 0 ? hg_printf(a, "%lld paired passes of %lld rounds beside "
-			"%s, a paired ratio wider than ± %g %% marked wide", s->paired_passes,
-			s->paired_rounds, s->paired_anchor, s->paired_wide_pct > 0 ? s->paired_wide_pct :
-			1.0) : s->paired_passes == 0 ? "no paired passes (the campaign was run with "
+		return s->paired_passes == 0 ? "no paired passes (the campaign was run with "
 			"--paired-passes 0, was a shard, or had no anchor to pair with): every ratio is "
 			"found from the headlines' intervals" : "not recorded (evidence of an earlier "
 			"hashbench, without paired timing)";

@@ -319,6 +319,7 @@ Test(campaign_paired, every_library_against_the_anchor, .timeout = HBT_TIMEOUT(3
 	s = hbt_json_load(sys, "system.json");
 	c = json_object_get(json_object_get(s, "campaign"), "paired");
 	cr_expect_eq(json_integer_value(json_object_get(c, "passes")), 3);
+	cr_expect_str_eq(json_string_value(json_object_get(c, "schedule")), "interleaved");
 	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(c, "anchor"), "instance")),
 		"SM3");
 	o = hbt_json_load(sys, "records/sm3/SM3.openssl__hash_4096.json");

@@ -398,8 +398,15 @@ Test(headline, the_method_page_says_how_the_ratios_were_paired)
 	char *md = S_method_with("\"precision_pct\": null", PAIRED("{\"method\": \"paired-blocks\", "
 		"\"anchor\": {\"instance\": \"SM3\", \"implementation\": \"reference\"}, "
 		"\"passes\": 8, \"rounds\": 5, \"wide_pct\": 1.0}"));
-	cr_expect(strstr(md, "This system: 8 paired passes of 5 rounds beside SM3 (reference), a "
-		"paired ratio wider than ± 1 % marked wide.") != NULL, "%s", md);
+	cr_expect(strstr(md, "This system: 8 paired passes of 5 rounds beside SM3 (reference), "
+		"after the passes (as hashbench ran them before it spread them), a paired ratio "
+		"wider than ± 1 % marked wide.") != NULL, "%s", md);
+	free(md);
+	md = S_method_with("\"precision_pct\": null", PAIRED("{\"method\": \"paired-blocks\", "
+		"\"anchor\": {\"instance\": \"SM3\", \"implementation\": \"reference\"}, "
+		"\"passes\": 8, \"rounds\": 5, \"wide_pct\": 1.0, \"schedule\": \"interleaved\"}"));
+	cr_expect(strstr(md, "This system: 8 paired passes of 5 rounds beside SM3 (reference), "
+		"spread evenly among the passes, a paired ratio") != NULL, "%s", md);
 	free(md);
 	md = S_method_with("\"precision_pct\": null", PAIRED("null"));
 	cr_expect(strstr(md, "This system: no paired passes (the campaign was run with "
@@ -415,6 +422,10 @@ Test(headline, the_method_page_says_how_the_ratios_were_paired)
 	S_refused("x86_1/system.json", "\"precision_pct\": null", PAIRED("{\"anchor\": "
 		"{\"instance\": \"SM3\", \"implementation\": \"reference\"}, \"passes\": \"8\", "
 		"\"rounds\": 5}"), "campaign.paired.passes: expected an integer");
+	S_refused("x86_1/system.json", "\"precision_pct\": null", PAIRED("{\"anchor\": "
+		"{\"instance\": \"SM3\", \"implementation\": \"reference\"}, \"passes\": 8, "
+		"\"rounds\": 5, \"schedule\": \"first\"}"), "campaign.paired.schedule: expected "
+		"\"interleaved\" or \"after\"");
 }
 
 Test(headline, a_bad_precision_is_one_line_naming_system_json_and_field)
