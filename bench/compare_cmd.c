@@ -103,7 +103,8 @@ static json_t *S_size_json(const S_size *z)
 		json_array_append_new(blocks, bl);
 	}
 	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:I, s:f, s:I, s:s, s:o, "
-		"s:o}", "bytes", (json_int_t)z->bytes, "a_cycles_per_call", z->best[0], "b_cycles_per_call", z->best[1],
+		"s:o}", "bytes", (json_int_t)z->bytes, "a_cycles_per_call", z->best[0],
+		"b_cycles_per_call", z->best[1],
 		"a_cycles_per_byte", z->best[0] / (double)z->bytes, "b_cycles_per_byte",
 		z->best[1] / (double)z->bytes, "ratio", z->paired.ratio, "ratio_low", z->paired.low,
 		"ratio_high", z->paired.high, "verdict", z->paired.verdict, "pairs",

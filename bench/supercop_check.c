@@ -354,9 +354,8 @@ static int S_choose(hb_sc_report *out, S_line *lines, size_t n, unsigned limit, 
 /* The report's detail on the line kept: of how many, and which are within noise of it. */
 static char *S_kept_detail(const hb_sc_report *out, size_t n)
 {
-	char *d = hb_sprintf("fastest of %zu compiler settings that pass (the first within noise of "
-		"the fastest): %s", n,
-		out->settings[out->chosen].compiler);
+	char *d = hb_sprintf("kept of %zu compiler settings that pass (the fastest, or the first "
+		"within noise of it): %s", n, out->settings[out->chosen].compiler);
 	size_t k, near = 0;
 	for (k = 0; k < n; k++)
 		near += out->settings[k].within_noise;

@@ -357,12 +357,11 @@ static int S_campaign_paired(hg_system *s, json_t *pd, const char *file)
 		return hg_ev_bad(file, "campaign.paired.wide_pct", "expected a number above 0");
 	s->paired_wide_pct = wide ? json_number_value(wide) : -1;
 	/* absent in evidence whose paired passes followed the passes */
-	s->paired_interleaved = sched && json_is_string(sched) &&
-		strcmp(json_string_value(sched), "interleaved") == 0;
-	if (sched && !s->paired_interleaved && !(json_is_string(sched) &&
-			strcmp(json_string_value(sched), "after") == 0))
+	if (sched && (!json_string_value(sched) || (strcmp(json_string_value(sched),
+			"interleaved") != 0 && strcmp(json_string_value(sched), "after") != 0)))
 		return hg_ev_bad(file, "campaign.paired.schedule", "expected \"interleaved\" or "
 			"\"after\"");
+	s->paired_interleaved = sched && strcmp(json_string_value(sched), "interleaved") == 0;
 	s->paired_anchor = hg_xprintf("%s (%s)", inst, impl);
 	return 0;
 }
