@@ -38,7 +38,7 @@ typedef struct {
 	const char *path;            /* crypto_hash/sha256/ref */
 	const char *sources_sha256;  /* of its files: part of the cache key */
 	char *const *dep_dirs;       /* folders of the headers of what it calls (NULL-terminated) */
-	char *const *dep_objects;    /* and their objects */
+	char *const *dep_objects;    /* and their archives */
 	int pic;                     /* -fPIC after the line: objects a shared library can hold */
 } hb_sc_target;
 
@@ -49,6 +49,7 @@ typedef struct {
 	char *language;     /* c, or cpp when it has C++ files */
 	char *opi;          /* its namespace, crypto_hash_sha256_ref_timingleaks */
 	char **objects;
+	char *archive;      /* lib<operation>_<primitive>.a of the objects, as do-part links them */
 	char *try_small, *try_big; /* the tree's try.c with and without -DSMALL */
 	char *log;          /* every command and what the compiler said */
 	char *error;        /* why it did not build (one line), NULL when it did */
@@ -60,10 +61,14 @@ typedef struct {
 int hb_sc_compile(hb_sc_unit **out, const hb_sc_target *t, const char *compiler,
 	const char *work);
 void hb_sc_unit_free(hb_sc_unit *u);
-/* The library the campaign times: u's objects, what it calls and the CryptHash adapter. */
+/* The library the campaign times: the CryptHash adapter, with what it needs of u's archive and
+ * of what it calls. */
 int hb_sc_library(hb_build_result **out, const hb_sc_unit *u, const hb_sc_target *t,
 	const char *work);
-/* The compiler lines of file (NULL: the tree's okcompilers/<language>, its first line only). */
+/* The compiler lines for an implementation in language (c, cpp): file NULL, the tree's
+ * okcompilers/<language>, its first line only; a folder (the tree's okcompilers/), every line of
+ * its <language>; a file of C lines, its lines for C and every line of the tree's own file for
+ * the other languages. */
 char **hb_sc_compilers(const char *file, const char *tree, const char *language);
 
 #endif

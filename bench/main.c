@@ -326,9 +326,9 @@ static int S_parse(S_opts *o, int argc, char **argv)
 		}
 		/* keep going past positional arguments: options may follow them */
 	}
-	if (o->run.compilers && !hb_is_file(o->run.compilers))
-		return S_usage_error("--compilers %s: no such file (one compiler line a line, as the "
-			"tree's okcompilers/c)", o->run.compilers);
+	if (o->run.compilers && !hb_is_file(o->run.compilers) && !hb_is_dir(o->run.compilers))
+		return S_usage_error("--compilers %s: no such file or folder (one compiler line a line, "
+			"as the tree's okcompilers/c, or a folder such as okcompilers/)", o->run.compilers);
 	return 0;
 }
 

@@ -4,7 +4,6 @@
  * try-small and try programs from the tree's try.c and try-anything.c; and the library the
  * campaign times, with CryptHash as its only visible symbol. */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -74,6 +73,7 @@ void hb_sc_unit_free(hb_sc_unit *u)
 	free(u->language);
 	free(u->opi);
 	hb_strv_free(u->objects);
+	free(u->archive);
 	free(u->try_small);
 	free(u->try_big);
 	free(u->log);
@@ -379,6 +379,37 @@ static int S_link(hb_sc_unit *u, char *const *pre, char *const *objs1, char *con
 	return S_run_unit(u, &a, what);
 }
 
+/* The objects into the archive do-part makes of them (okar cr lib<op>.a *.o, then ranlib), from
+ * which the try programs and the library take only the members they need. */
+static int S_archive(hb_sc_unit *u, const hb_sc_target *t)
+{
+	hb_strlist a = { 0 };
+	char *tmp;
+	size_t i;
+	int rc;
+
+	u->archive = hb_sprintf("%s/lib%s_%s.a", u->dir, t->operation, t->primitive);
+	if (hb_is_file(u->archive))
+		return 0;
+	tmp = hb_sprintf("%s/hashbench-archive.a", u->dir);
+	unlink(tmp);
+	S_argv_add(&a, "ar");
+	S_argv_add(&a, "cr");
+	S_argv_add(&a, tmp);
+	for (i = 0; u->objects[i]; i++)
+		S_argv_add(&a, u->objects[i]);
+	rc = S_run_unit(u, &a, "ar");
+	if (rc == 0) {
+		S_argv_add(&a, "ranlib");
+		S_argv_add(&a, tmp);
+		rc = S_run_unit(u, &a, "ranlib");
+	}
+	if (rc == 0 && rename(tmp, u->archive) != 0)
+		rc = hb_error_set("%s: %s", u->archive, strerror(errno));
+	free(tmp);
+	return rc;
+}
+
 /* ---- the framework: the try programs' cycle counter, random bytes and cryptoint ---- */
 
 /* The objects every try program of this compiler line links (built once), and the folder of
@@ -546,7 +577,7 @@ int hb_sc_compile(hb_sc_unit **out, const hb_sc_target *t, const char *compiler,
 		if (*p == '.' || *p == '/' || *p == '-')
 			*p = '_';
 	u->pic = t->pic;
-	key_text = hb_sprintf("hashbench-2%s\n%s\n%s\n%s", t->pic ? " pic" : "", compiler, t->path,
+	key_text = hb_sprintf("hashbench-3%s\n%s\n%s\n%s", t->pic ? " pic" : "", compiler, t->path,
 		t->sources_sha256);
 	for (i = 0; t->dep_objects && t->dep_objects[i]; i++) {
 		char *more = hb_sprintf("%s\n%s", key_text, t->dep_objects[i]);
@@ -586,13 +617,15 @@ int hb_sc_compile(hb_sc_unit **out, const hb_sc_target *t, const char *compiler,
 		hb_strlist_add(&objs, obj);
 	}
 	u->objects = hb_strlist_take(&objs);
+	if (!u->error && S_archive(u, t) != 0 && !u->error)
+		u->error = hb_strdup(hb_error_last());
 	if (!u->error) {
 		int k;
 		for (k = 0; k < 2 && !u->error; k++) {
 			char *prog = hb_sprintf("%s/hashbench-%s", u->dir, k ? "try" : "try-small");
 			char *main_src = hb_sprintf("%s.c", prog), *any = hb_path_join(u->dir,
 				"hashbench-try-anything.c");
-			char *pre[32];
+			char *pre[32], *archive[2] = { u->archive, NULL };
 			size_t n = 0;
 			pre[n++] = (char *)"-DSUPERCOP";
 			for (i = 0; incs.v[i] && n < 26; i++)
@@ -610,7 +643,7 @@ int hb_sc_compile(hb_sc_unit **out, const hb_sc_target *t, const char *compiler,
 				S_copy(any, pre[n - 1]);
 			}
 			if (!hb_is_file(prog))
-				S_link(u, pre, u->objects, t->dep_objects, fw, k ? "try" : "try-small");
+				S_link(u, pre, archive, t->dep_objects, fw, k ? "try" : "try-small");
 			if (k)
 				u->try_big = hb_strdup(prog);
 			else
@@ -652,7 +685,7 @@ int hb_sc_library(hb_build_result **out, const hb_sc_unit *u, const hb_sc_target
 	char *incs[2] = { u->dir, NULL };
 	char *lib = NULL, *mapflag = hb_sprintf("-Wl,--version-script=%s", map);
 	char *pre[8];
-	char *one[2] = { adapter_o, NULL };
+	char *one[2] = { adapter_o, NULL }, *archive[2] = { u->archive, NULL };
 	const char *sp;
 	int rc = HB_ERROR;
 
@@ -683,7 +716,7 @@ int hb_sc_library(hb_build_result **out, const hb_sc_unit *u, const hb_sc_target
 		goto out;
 	if (!hb_is_file(res->library)) {
 		if (S_compile(&tmp, adapter, adapter_o, incs, 0) != 0 ||
-			S_link(&tmp, pre, one, u->objects, t->dep_objects, "library") != 0) {
+			S_link(&tmp, pre, one, archive, t->dep_objects, "library") != 0) {
 			hb_error_set("%s: the library did not link: %s", t->path, tmp.error);
 			unlink(lib);
 			goto out;
@@ -698,8 +731,8 @@ int hb_sc_library(hb_build_result **out, const hb_sc_unit *u, const hb_sc_target
 	res->cflags = hb_sprintf("%s%s", sp ? sp + 1 : "", u->pic ? " -fPIC" : "");
 	res->profile = hb_strdup("supercop");
 	res->command = hb_sprintf("%s -DSUPERCOP -DCRYPTO_NAMESPACE(name)=%s_##name … -c each "
-		"source of %s; %s -shared -Wl,--version-script (CryptHash only) -o %s", u->compiler,
-		u->opi, t->path, u->compiler, res->library);
+		"source of %s; ar cr %s; %s -shared -Wl,--version-script (CryptHash only) -o %s",
+		u->compiler, u->opi, t->path, strrchr(u->archive, '/') + 1, u->compiler, res->library);
 	res->log = hb_strdup(tmp.log ? tmp.log : "");
 	if (hb_sha256_file(res->library_sha256, res->library) != 0)
 		goto out;
@@ -718,36 +751,4 @@ out:
 	}
 	*out = res;
 	return 0;
-}
-
-char **hb_sc_compilers(const char *file, const char *tree, const char *language)
-{
-	char *path = file ? hb_strdup(file) : hb_sprintf("%s/okcompilers/%s", tree, language);
-	hb_buf b;
-	hb_strlist l = { 0 };
-	char *line, *save = NULL;
-
-	if (hb_file_read_raw(&b, path) != 0) {
-		free(path);
-		return NULL;
-	}
-	b.data = realloc(b.data, b.len + 1);
-	b.data[b.len] = 0;
-	for (line = strtok_r((char *)b.data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		while (isspace((unsigned char)*line))
-			line++;
-		if (*line && *line != '#')
-			hb_strlist_add(&l, hb_strdup(line));
-		if (!file && l.n == 1)
-			break; /* the tree's first line only */
-	}
-	hb_buf_free(&b);
-	if (l.n == 0) {
-		hb_error_set("%s: no compiler line in it", path);
-		free(path);
-		hb_strv_free(hb_strlist_take(&l));
-		return NULL;
-	}
-	free(path);
-	return hb_strlist_take(&l);
 }

@@ -131,7 +131,7 @@ static hb_sc_unit *S_try_target(S_try *small, S_try *big, const hb_sc_target *t,
 
 /* What inst calls (crypto_hashblocks/sha256, …): for each, the implementation of that primitive
  * that passes its own checksums fastest with this compiler line. dirs and objs get its headers'
- * folder and its objects; 0, or the reason none could be used in *why. */
+ * folder and its archive; 0, or the reason none could be used in *why. */
 static int S_deps(hb_strlist *dirs, hb_strlist *objs, char **why, const hb_supercop_impl *sc,
 	const char *compiler, int pic, const char *work, unsigned limit, FILE *log)
 {
@@ -179,8 +179,7 @@ static int S_deps(hb_strlist *dirs, hb_strlist *objs, char **why, const hb_super
 			return HB_ERROR;
 		}
 		hb_strlist_add(dirs, hb_strdup(best->dir));
-		for (i = 0; best->objects[i]; i++)
-			hb_strlist_add(objs, hb_strdup(best->objects[i]));
+		hb_strlist_add(objs, hb_strdup(best->archive));
 		hb_sc_unit_free(best);
 	}
 	return 0;
@@ -388,14 +387,6 @@ int hb_sc_check(hb_sc_report *out, hb_build_result **out_build, const hb_instanc
 	out->chosen = -1;
 	if (!compilers)
 		return HB_ERROR;
-	if (compilers_file && strcmp(sc->language, "cpp") == 0) {
-		/* --compilers lists C lines; C++ implementations try the tree's C++ lines */
-		char **cpp = hb_sc_compilers(NULL, sc->tree, "cpp");
-		hb_strv_free(compilers);
-		compilers = cpp;
-		if (!compilers)
-			return HB_ERROR;
-	}
 	while (compilers[n])
 		n++;
 	out->settings = calloc(n + 1, sizeof(hb_sc_setting));

@@ -593,6 +593,101 @@ Test(supercop_tree, compilers_keeps_o2_for_jh256_bitslice_opt32_and_lists_o3_as_
 	free(tree);
 }
 
+/* Run sh -c cmd; its exit status. */
+static int S_shell(const char *cmd)
+{
+	int status = system(cmd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+Test(supercop_tree, two_files_defining_the_same_function_link_through_the_archive_as_do_part,
+	.timeout = HBT_TIMEOUT(300))
+{
+	char *tree = S_tree(), *copy, *err, *cmd, *want, *s, *b;
+	S_report r;
+	int status;
+
+	S_require_native_compiler();
+	/* lsh256's ref, sse2, ssse3 and avx2 carry two files that both define lsh256_init: do-part
+	 * links objects through lib<op>.a, so only the member needed is taken and they pass */
+	copy = S_copy(tree, "supercop-twice");
+	cmd = hb_sprintf("cp -r '%s/crypto_hash/md5/ref' '%s/crypto_hash/md5/twice' && "
+		"cp '%s/crypto_hash/md5/ref/hash.c' '%s/crypto_hash/md5/twice/hash-again.c'", copy, copy,
+		copy, copy);
+	cr_assert_eq(S_shell(cmd), 0, "%s", cmd);
+	status = S_kat_check(&r, &err, copy, NULL, "md5:twice");
+	cr_expect_eq(status, 0, "%s", err);
+	s = S_expected(tree, "md5", "checksumsmall");
+	b = S_expected(tree, "md5", "checksumbig");
+	want = hb_sprintf("  checksumsmall: PASS (%s, expected %s)\n  checksumbig: PASS (%s, "
+		"expected %s)\nmd5 (twice): PASS with " O3 "\n", s, s, b, b);
+	cr_expect_str_eq(S_block(&r, "md5 (twice)"), want, "no 'multiple definition'");
+	S_report_free(&r);
+	free(want);
+	free(s);
+	free(b);
+	free(err);
+	free(cmd);
+	free(copy);
+	free(tree);
+}
+
+/* The compiler lines of a block as its setting lines name them, in order, "|"-joined. */
+static char *S_settings_of(const char *block)
+{
+	char *out = hb_strdup(""), *more;
+	const char *line;
+	for (line = block; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *colon = strstr(line, ": ");
+		if (strncmp(line, "  ", 2) != 0 || strncmp(line, "  checksum", 10) == 0 || !colon)
+			continue;
+		more = hb_sprintf("%s%s%.*s", out, *out ? "|" : "", (int)(colon - line - 2), line + 2);
+		free(out);
+		out = more;
+	}
+	return out;
+}
+
+Test(supercop_tree, a_cpp_implementation_gets_every_cpp_line_of_the_tree_with_compilers,
+	.timeout = HBT_TIMEOUT(300))
+{
+	char *tree = S_tree(), *copy, *err, *cmd, *file, *settings, *dir;
+	S_report r;
+	const char *gpp = "g++ -march=native -mtune=native -O2 -fwrapv -fPIC -fPIE -gdwarf-4 -Wall";
+	const char *clangpp = "clang++ -march=native -O2 -fwrapv -Qunused-arguments -fPIC -fPIE "
+		"-gdwarf-4 -Wall";
+	int k;
+
+	S_require_native_compiler();
+	copy = S_copy(tree, "supercop-cpp");
+	cmd = hb_sprintf("mkdir '%s/crypto_hash/md5/cxx' && cp '%s/crypto_hash/md5/openssl/api.h' "
+		"'%s/crypto_hash/md5/cxx/' && cp '%s/crypto_hash/md5/openssl/hash.c' "
+		"'%s/crypto_hash/md5/cxx/hash.cpp' && printf '%%s\\n%%s\\n' '%s' '%s' > "
+		"'%s/okcompilers/cpp'", copy, copy, copy, copy, copy, gpp, clangpp, copy);
+	cr_assert_eq(S_shell(cmd), 0, "%s", cmd);
+	file = hb_path_join(copy, "okcompilers/c");
+	dir = hb_path_join(copy, "okcompilers");
+	for (k = 0; k < 2; k++) {
+		/* a file of C lines, then the folder: either way both C++ lines of the tree's file */
+		int status = S_kat_check(&r, &err, copy, k ? dir : file, "md5:cxx");
+		const char *block = S_block(&r, "md5 (cxx)");
+		char *want = hb_sprintf("%s|%s", gpp, clangpp);
+		cr_expect_eq(status, 0, "%s", err);
+		settings = S_settings_of(block);
+		cr_expect_str_eq(settings, want, "%s", block);
+		cr_expect(strstr(block, "\nmd5 (cxx): PASS with ") != NULL, "%s", block);
+		free(want);
+		free(settings);
+		S_report_free(&r);
+		free(err);
+	}
+	free(file);
+	free(dir);
+	free(cmd);
+	free(copy);
+	free(tree);
+}
+
 /* ---- a quick campaign ---- */
 
 static const char *const S_campaign_impls[][2] = { { "md5", "ref" }, { "md5", "openssl" },
