@@ -65,6 +65,21 @@ void hb_sc_unit_free(hb_sc_unit *u);
  * of what it calls. */
 int hb_sc_library(hb_build_result **out, const hb_sc_unit *u, const hb_sc_target *t,
 	const char *work);
+/* ---- SUPERCOP's own libraries (supercop_libs.c) ---- */
+
+/* A library built from the tree: its headers' folder (for -I) and its archive. */
+typedef struct {
+	char *include_dir, *archive;
+	char *log;          /* every command and what it said */
+	char *error;        /* why it did not build, naming the library (one line); NULL: built */
+} hb_sc_lib;
+
+/* Build (or find built) the tree's library name ("keccak": XKCP's libkeccak.a; "cryptopp":
+ * libcryptopp.a) with the tree's first compiler line (pic: -fPIC after it). 0, or the reason in
+ * out->error. */
+int hb_sc_lib_build(hb_sc_lib *out, const char *tree, const char *name, int pic, const char *work);
+void hb_sc_lib_clear(hb_sc_lib *l);
+
 /* The compiler lines for an implementation in language (c, cpp): file NULL, the tree's
  * okcompilers/<language>, its first line only; a folder (the tree's okcompilers/), every line of
  * its <language>; a file of C lines, its lines for C and every line of the tree's own file for

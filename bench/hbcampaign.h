@@ -62,6 +62,7 @@ typedef struct {
 
 typedef struct {
 	size_t measured, kept, failed_records, kat_failed, build_failed, unstable;
+	size_t kat_unverified; /* timed without checksums to compare with (SUPERCOP's unknown) */
 	size_t remeasured, disturbed; /* records with a pass left out; unconfirmed headlines */
 	size_t wide;              /* headlines whose interval is wider than the target */
 	size_t passes_left_out;   /* passes the machine disturbed (kept as evidence only) */
@@ -172,6 +173,8 @@ typedef struct {
 
 /* katsummary.c */
 int hb_run_catalog_entry(const hb_run *r, const hb_algorithm *alg);
+/* A KAT result as static text: PASS, FAIL, UNVERIFIED (nothing to compare with), else ERROR. */
+const char *hb_run_kat_result(const char *result);
 /* Check one library (b NULL: its build failed with build_error); the result ("PASS", "FAIL",
  * "ERROR"), static text. */
 const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result *b,

@@ -38,9 +38,9 @@ typedef struct {
 } hb_katjobs_opts;
 
 /* Check each library (build, regenerate, compare), its lines on stdout; *out_failed counts
- * those that did not pass. */
-int hb_katjobs_check(size_t *out_failed, const hb_instance *const *insts, size_t n,
-	const hb_katjobs_opts *o);
+ * those that did not pass, *out_unverified those run without checksums to compare with. */
+int hb_katjobs_check(size_t *out_failed, size_t *out_unverified, const hb_instance *const *insts,
+	size_t n, const hb_katjobs_opts *o);
 /* Write KAT_<set>_<instance>.txt of each set for each instance into out_dir, a "sha256  path"
  * line each on stdout; *out_failed counts the files that could not be made. */
 int hb_katjobs_generate(size_t *out_failed, const hb_instance *const *insts, size_t n,

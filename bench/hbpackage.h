@@ -121,6 +121,8 @@ typedef struct hb_supercop_impl {
 	char sources_sha256[65]; /* of its files (names and contents, links followed) */
 	char *language;      /* "c", "cpp" (C++ files) or "rust" (a Cargo project) */
 	char **needs;        /* what it calls of other operations: "crypto_hashblocks/sha256" */
+	char **libs;         /* SUPERCOP's own libraries it links, built from the tree: "keccak"
+	                      * (XKCP's libkeccak.a), "cryptopp" (Crypto++) */
 	char *expected_small, *expected_big; /* the primitive's checksumsmall and checksumbig */
 	char *not_run;       /* why it cannot run on this machine, or NULL */
 	int not_for_arch;    /* not_run because its architectures file leaves this machine out */

@@ -17,10 +17,15 @@ typedef struct {
 	hb_kat_set sets[HB_KAT_NSETS];
 	size_t nsets;
 	size_t failed;
+	size_t unverified;
 } S_ctx;
 
+/* What one library's check came to. */
+enum { S_FAILED = 0, S_OK = 1, S_UNVERIFIED = 2 };
+
 /* A SUPERCOP implementation: not run here (with why), or each compiler setting tried and the
- * checksums of the one kept; 1 when it passed or is not for this machine. */
+ * checksums of the one kept; S_OK when it passed or is not for this machine, S_UNVERIFIED when the
+ * tree has no checksums to compare with. */
 static int S_check_supercop(const hb_katjobs_opts *o, const hb_instance *inst)
 {
 	const hb_supercop_impl *sc = inst->supercop;
@@ -48,12 +53,13 @@ static int S_check_supercop(const hb_katjobs_opts *o, const hb_instance *inst)
 		printf("  %s: %s%s%s%s\n", st->compiler, st->result, turns, st->detail ? ": " : "",
 			st->detail ? st->detail : "");
 	}
-	for (s = 0; s < 2; s++)
-		printf("  %s: %s (%.16s…, expected %.16s…)%s%s\n", rep.rep.files[s].name,
-			rep.rep.files[s].result, rep.rep.files[s].sha256[0] ? rep.rep.files[s].sha256 : "none",
-			rep.rep.files[s].expected_sha256[0] ? rep.rep.files[s].expected_sha256 : "none",
-			rep.rep.files[s].detail ? ": " : "", rep.rep.files[s].detail ?
-			rep.rep.files[s].detail : "");
+	for (s = 0; s < 2; s++) {
+		const hb_kat_file_result *f = &rep.rep.files[s];
+		printf("  %s: %s (%.16s…, expected %.16s%s)%s%s\n", f->name, f->result,
+			f->sha256[0] ? f->sha256 : "none",
+			f->expected_sha256[0] ? f->expected_sha256 : "none", f->expected_sha256[0] ? "…" : "",
+			f->detail ? ": " : "", f->detail ? f->detail : "");
+	}
 	{
 		const hb_sc_setting *st = &rep.settings[rep.chosen >= 0 ? (size_t)rep.chosen :
 			rep.nsettings - 1];
@@ -63,13 +69,14 @@ static int S_check_supercop(const hb_katjobs_opts *o, const hb_instance *inst)
 			st->compiler, why ? ": " : "", why ? why : "");
 	}
 	fflush(stdout);
-	s = strcmp(rep.rep.result, "PASS") == 0;
+	s = strcmp(rep.rep.result, "PASS") == 0 ? S_OK : strcmp(rep.rep.result, "UNVERIFIED") == 0 ?
+		S_UNVERIFIED : S_FAILED;
 	hb_sc_report_clear(&rep);
 	hb_build_result_free(b);
 	return s;
 }
 
-/* One library: build, regenerate and compare; its lines on stdout. 1 when it passed. */
+/* One library: build, regenerate and compare; its lines on stdout. S_OK when it passed. */
 static int S_check_one(const hb_katjobs_opts *o, const hb_instance *inst)
 {
 	hb_build_result *build = NULL;
@@ -115,7 +122,8 @@ out:
 
 static int S_ok_blob(hb_buf *result, int ok)
 {
-	result->data = (unsigned char *)hb_strdup(ok ? "ok" : "failed");
+	result->data = (unsigned char *)hb_strdup(ok == S_UNVERIFIED ? "unverified" : ok ? "ok" :
+		"failed");
 	result->len = strlen((char *)result->data);
 	return 0;
 }
@@ -127,13 +135,15 @@ static int S_check_task(void *ctx, size_t task, int slot, hb_buf *result)
 	return S_ok_blob(result, S_check_one(c->o, c->insts[task]));
 }
 
-/* Replay a task's output; count it failed unless it said "ok". */
+/* Replay a task's output; count it failed unless it said "ok" or "unverified". */
 static void S_task_done(void *ctx, size_t task, const hb_pool_result *res)
 {
 	S_ctx *c = ctx;
 	(void)task;
 	hb_pool_replay(res, stdout, stderr);
-	if (!res->data.len || strcmp((const char *)res->data.data, "ok") != 0)
+	if (res->data.len && strcmp((const char *)res->data.data, "unverified") == 0)
+		c->unverified++;
+	else if (!res->data.len || strcmp((const char *)res->data.data, "ok") != 0)
 		c->failed++;
 }
 
@@ -154,8 +164,8 @@ static int S_run(S_ctx *c, size_t ntasks, int (*run)(void *, size_t, int, hb_buf
 	return rc;
 }
 
-int hb_katjobs_check(size_t *out_failed, const hb_instance *const *insts, size_t n,
-	const hb_katjobs_opts *o)
+int hb_katjobs_check(size_t *out_failed, size_t *out_unverified, const hb_instance *const *insts,
+	size_t n, const hb_katjobs_opts *o)
 {
 	S_ctx c;
 	int rc;
@@ -165,11 +175,15 @@ int hb_katjobs_check(size_t *out_failed, const hb_instance *const *insts, size_t
 	c.insts = insts;
 	*out_failed = 0;
 	rc = 0;
-	if (n == 1) /* one library: no process of its own to wait for */
-		c.failed = !S_check_one(o, insts[0]);
-	else
+	if (n == 1) { /* one library: no process of its own to wait for */
+		int ok = S_check_one(o, insts[0]);
+		c.failed = ok == S_FAILED;
+		c.unverified = ok == S_UNVERIFIED;
+	} else {
 		rc = S_run(&c, n, S_check_task);
+	}
 	*out_failed = c.failed;
+	*out_unverified = c.unverified;
 	return rc;
 }
 

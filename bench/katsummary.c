@@ -87,6 +87,16 @@ static json_t *S_kat_reusable(const char *path, const hb_build_result *b, unsign
 	return NULL;
 }
 
+const char *hb_run_kat_result(const char *result)
+{
+	static const char *known[] = { "PASS", "FAIL", "UNVERIFIED" };
+	size_t i;
+	for (i = 0; result && i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(result, known[i]) == 0)
+			return known[i];
+	return "ERROR";
+}
+
 /* Check one library; returns the result ("PASS", "FAIL", "ERROR"), borrowed from static text. */
 const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result *b,
 	const char *build_error)
@@ -108,7 +118,7 @@ const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result
 	hb_mkdir_p(dir);
 	if (b && (j = S_kat_reusable(json_path, b, mask)) != NULL) {
 		const char *res = json_string_value(json_object_get(j, "result"));
-		result = strcmp(res, "PASS") == 0 ? "PASS" : strcmp(res, "FAIL") == 0 ? "FAIL" : "ERROR";
+		result = hb_run_kat_result(res);
 		json_decref(j);
 		goto out;
 	}
@@ -156,8 +166,7 @@ const char *hb_run_kat(hb_run *r, const hb_instance *inst, const hb_build_result
 	json_object_set_new(j, "scope", json_string(inst->kat_byte_aligned ? "byte-aligned" : "all"));
 	json_object_set_new(j, "result", json_string(rep.result));
 	json_object_set_new(j, "detail", hb_json_str_or_null(rep.detail));
-	result = strcmp(rep.result, "PASS") == 0 ? "PASS" : strcmp(rep.result, "FAIL") == 0 ?
-		"FAIL" : "ERROR";
+	result = hb_run_kat_result(rep.result);
 	/* log first: a summary never points at a log that is not there */
 	if (hb_file_write_atomic(log_path, logtext, loglen) != 0 || hb_json_write(json_path, j) != 0)
 		hb_note(r->o->progress, r->tty, "%s", hb_error_last());

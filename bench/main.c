@@ -488,7 +488,7 @@ static int S_cmd_kat(const S_opts *o, int generate)
 	hb_catalog *cat = NULL;
 	const hb_instance **insts = NULL;
 	hb_katjobs_opts k = S_katjobs(o);
-	size_t n = 0, failed = 0;
+	size_t n = 0, failed = 0, unverified = 0;
 	int rc;
 
 	if (generate && o->nargs < 1)
@@ -501,7 +501,7 @@ static int S_cmd_kat(const S_opts *o, int generate)
 		S_print_warnings(cat);
 	if (S_instances(&insts, &n, cat, o, !generate) != 0 ||
 		(generate ? hb_katjobs_generate(&failed, insts, n, &k) :
-			hb_katjobs_check(&failed, insts, n, &k)) != 0) {
+			hb_katjobs_check(&failed, &unverified, insts, n, &k)) != 0) {
 		rc = S_fail();
 		goto out;
 	}
@@ -509,8 +509,10 @@ static int S_cmd_kat(const S_opts *o, int generate)
 		size_t i, notrun = 0;
 		for (i = 0; i < n; i++)
 			notrun += insts[i]->supercop && insts[i]->supercop->not_run;
-		printf("%zu of %zu %s passed", n - notrun - failed, n - notrun,
+		printf("%zu of %zu %s passed", n - notrun - failed - unverified, n - notrun,
 			hb_plural(n - notrun, "library", "libraries"));
+		if (unverified)
+			printf(", %zu unverified (no checksums to compare with)", unverified);
 		if (notrun)
 			printf(", %zu not run here (see hashbench list)", notrun);
 		printf("\n");
@@ -595,7 +597,7 @@ static int S_cmd_env(S_opts *o)
 static int S_cmd_run(S_opts *o)
 {
 	hb_campaign_summary sum;
-	char *machine, more[160] = "";
+	char *machine, more[160] = "", unverified[96] = "";
 	int rc;
 
 	if (o->nargs > 0)
@@ -610,18 +612,21 @@ static int S_cmd_run(S_opts *o)
 		free(machine);
 		return S_fail();
 	}
+	if (sum.kat_unverified)
+		snprintf(unverified, sizeof(unverified), ", %zu timed unverified (no checksums to compare "
+			"with)", sum.kat_unverified);
 	if (sum.passes_more)
 		snprintf(more, sizeof(more), "; %zu %s more for %s (%.1f s)", sum.passes_more,
 			hb_plural(sum.passes_more, "pass", "passes"), o->run.precision_pct > 0 ?
 			"the precision asked" : "unconfirmed figures", sum.more_s);
 	fprintf(stderr, "hashbench: campaign %s finished: %zu %s measured, %zu kept from an "
-		"earlier run, %zu failed; %zu %s failed %s KAT check, %zu did not build; "
+		"earlier run, %zu failed; %zu %s failed %s KAT check, %zu did not build%s; "
 		"intervals: median ± %.2f %%, %zu wider than ± %.1f %%, %zu unconfirmed; "
 		"%zu %s with single calls spread above the limit; %zu %s left out (machine "
 		"busy)%s\n",
 		o->run.system, sum.measured, hb_plural(sum.measured, "record", "records"), sum.kept,
 		sum.failed_records, sum.kat_failed, hb_plural(sum.kat_failed, "library", "libraries"),
-		hb_plural(sum.kat_failed, "its", "their"), sum.build_failed,
+		hb_plural(sum.kat_failed, "its", "their"), sum.build_failed, unverified,
 		sum.median_half_pct > 0 ? sum.median_half_pct : 0, sum.wide, sum.target_pct,
 		sum.disturbed, sum.unstable, hb_plural(sum.unstable, "figure", "figures"),
 		sum.passes_left_out, hb_plural(sum.passes_left_out, "pass", "passes"), more);

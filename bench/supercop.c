@@ -88,6 +88,7 @@ void hb_supercop_impl_free(hb_supercop_impl *sc)
 	free(sc->implementors);
 	free(sc->language);
 	hb_strv_free(sc->needs);
+	hb_strv_free(sc->libs);
 	free(sc->expected_small);
 	free(sc->expected_big);
 	free(sc->not_run);
@@ -189,27 +190,46 @@ static int S_is_source(const char *name)
 		S_has_suffix(name, ".inc") || S_has_suffix(name, ".i");
 }
 
+/* need into needs, once. */
+static void S_need(hb_strlist *needs, const char *need)
+{
+	size_t i;
+	for (i = 0; i < needs->n; i++)
+		if (strcmp(needs->v[i], need) == 0)
+			return;
+	hb_strlist_add(needs, hb_strdup(need));
+}
+
 /* What one include line asks for, when it matters here: another operation's primitive
  * ("crypto_hashblocks/sha256") into needs, or a reason it cannot be built on this machine. */
 static void S_include(hb_strlist *needs, char **why, const char *name, int angle, int depth,
-	const char *file, const char *self)
+	const char *file, const char *self, const char *tree)
 {
 	char base[128];
 	const char *slash = strchr(name, '/');
 	size_t n = strcspn(name, ".");
 
+	if (slash && strncmp(name, "libkeccak.a.headers/", 20) == 0) {
+		char *k = hb_path_join(tree, "k"), *targets = hb_path_join(tree, "k-targets");
+		if (hb_is_dir(k) && hb_is_file(targets))
+			S_need(needs, "keccak"); /* built from the tree's k/ as do-part keccak builds it */
+		else if (!*why)
+			*why = hb_sprintf("needs SUPERCOP's libkeccak (XKCP), and this tree has no k/ and "
+				"k-targets to build it from (%s includes %s)", file, name);
+		free(k);
+		free(targets);
+		return;
+	}
 	if (slash && angle) {
 		size_t k = (size_t)(slash - name);
 		char *dir = hb_sprintf("/usr/include/%.*s", (int)k, name);
-		if (!*why && strncmp(name, "cryptopp/", 9) == 0 && !hb_is_dir(dir))
+		char *own = hb_path_join(tree, "cryptopp");
+		if (strncmp(name, "cryptopp/", 9) == 0 && hb_is_dir(own))
+			S_need(needs, "cryptopp"); /* the tree's own, built as do-part cryptopp builds it */
+		else if (!*why && strncmp(name, "cryptopp/", 9) == 0 && !hb_is_dir(dir))
 			*why = hb_sprintf("needs Crypto++ (%s includes <%s>, not installed)", file, name);
+		free(own);
 		free(dir);
-		return;
-	}
-	if (slash && strncmp(name, "libkeccak.a.headers/", 20) == 0) {
-		if (!*why)
-			*why = hb_sprintf("needs SUPERCOP's libkeccak (XKCP), which hashbench does not "
-				"build (%s includes %s)", file, name);
 		return;
 	}
 	if (!*why && depth == 0 && S_has_suffix(file, ".c")) {
@@ -235,24 +255,18 @@ static void S_include(hb_strlist *needs, char **why, const char *name, int angle
 	/* crypto_<operation>_<primitive>: two underscores at least, as do-part reads them */
 	{
 		char *u = strchr(base + 7, '_'), *need;
-		size_t i;
 		if (!u || !u[1] || strncmp(base, "crypto_int", 10) == 0 ||
 			strncmp(base, "crypto_uint", 11) == 0)
 			return;
 		need = hb_sprintf("%.*s/%s", (int)(u - base), base, u + 1);
-		for (i = 0; i < needs->n; i++)
-			if (strcmp(needs->v[i], need) == 0)
-				break;
-		if (i < needs->n)
-			free(need);
-		else
-			hb_strlist_add(needs, need);
+		S_need(needs, need);
+		free(need);
 	}
 }
 
 /* Read a source's #include lines (as do-part reads them, with how deep in #if blocks each is). */
 static void S_scan_source(hb_strlist *needs, char **why, const char *path, const char *file,
-	const char *self)
+	const char *self, const char *tree)
 {
 	hb_buf b;
 	char *line, *save = NULL;
@@ -288,7 +302,7 @@ static void S_scan_source(hb_strlist *needs, char **why, const char *path, const
 		if (!q)
 			continue;
 		*q = 0;
-		S_include(needs, why, p + 1, angle, depth, file, self);
+		S_include(needs, why, p + 1, angle, depth, file, self, tree);
 	}
 	hb_buf_free(&b);
 }
@@ -365,7 +379,7 @@ static int S_api_bytes(const char *api)
  * includes), and what it needs of other operations. */
 static void S_judge(hb_supercop_impl *sc, char *const *files)
 {
-	hb_strlist needs = { 0 };
+	hb_strlist needs = { 0 }, calls = { 0 }, libs = { 0 };
 	char *why = NULL, *arch = hb_path_join(sc->dir, "architectures"), *self;
 	size_t i;
 
@@ -382,7 +396,7 @@ static void S_judge(hb_supercop_impl *sc, char *const *files)
 			sc->language = hb_strdup("cpp");
 		}
 		if (S_is_source(files[i]))
-			S_scan_source(&needs, &why, path, files[i], self);
+			S_scan_source(&needs, &why, path, files[i], self, sc->tree);
 		free(path);
 	}
 	free(self);
@@ -406,14 +420,20 @@ static void S_judge(hb_supercop_impl *sc, char *const *files)
 		why = hb_strdup("a Rust implementation (a Cargo project): hashbench builds C, C++ and "
 			"assembly, and Cargo would fetch its crates");
 	}
-	for (i = 0; !why && i < needs.n; i++) {
+	for (i = 0; i < needs.n; i++) {
 		char *dir = hb_path_join(sc->tree, needs.v[i]);
-		if (!hb_is_dir(dir))
+		if (!strchr(needs.v[i], '/')) /* one of SUPERCOP's own libraries: keccak, cryptopp */
+			hb_strlist_add(&libs, hb_strdup(needs.v[i]));
+		else if (!hb_is_dir(dir) && !why)
 			why = hb_sprintf("needs %s, which this tree does not have", needs.v[i]);
+		else
+			hb_strlist_add(&calls, hb_strdup(needs.v[i]));
 		free(dir);
 	}
+	hb_strv_free(hb_strlist_take(&needs));
 	free(arch);
-	sc->needs = hb_strlist_take(&needs);
+	sc->needs = hb_strlist_take(&calls);
+	sc->libs = hb_strlist_take(&libs);
 	sc->not_run = why;
 }
 

@@ -327,12 +327,25 @@ static int S_run_unit(hb_sc_unit *u, hb_strlist *a, const char *what)
 	return rc;
 }
 
+/* Put what a command wrote to tmp in its place (several kat-check processes may build the same
+ * unit at once: each writes its own and the last rename wins, whole). */
+static int S_settle(int rc, char *tmp, const char *path)
+{
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = hb_error_set("%s: %s", path, strerror(errno));
+	if (rc != 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
 /* Compile src (absolute) to obj with the compiler line, SUPERCOP's definitions and includes. */
 static int S_compile(hb_sc_unit *u, const char *src, const char *obj, char *const *incs,
 	int namespaced)
 {
 	hb_strlist a = { 0 };
 	const char *name = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+	char *tmp = hb_sprintf("%s.tmp%ld", obj, (long)getpid());
 	size_t i;
 
 	S_argv_compiler(&a, u->compiler);
@@ -355,8 +368,8 @@ static int S_compile(hb_sc_unit *u, const char *src, const char *obj, char *cons
 	S_argv_add(&a, "-c");
 	S_argv_add(&a, src);
 	S_argv_add(&a, "-o");
-	S_argv_add(&a, obj);
-	return S_run_unit(u, &a, name);
+	S_argv_add(&a, tmp);
+	return S_settle(S_run_unit(u, &a, name), tmp, obj);
 }
 
 /* Link a program or the library: the compiler line, extra words, objects and libraries. */
@@ -391,7 +404,7 @@ static int S_archive(hb_sc_unit *u, const hb_sc_target *t)
 	u->archive = hb_sprintf("%s/lib%s_%s.a", u->dir, t->operation, t->primitive);
 	if (hb_is_file(u->archive))
 		return 0;
-	tmp = hb_sprintf("%s/hashbench-archive.a", u->dir);
+	tmp = hb_sprintf("%s.tmp%ld", u->archive, (long)getpid());
 	unlink(tmp);
 	S_argv_add(&a, "ar");
 	S_argv_add(&a, "cr");
@@ -404,10 +417,7 @@ static int S_archive(hb_sc_unit *u, const hb_sc_target *t)
 		S_argv_add(&a, tmp);
 		rc = S_run_unit(u, &a, "ranlib");
 	}
-	if (rc == 0 && rename(tmp, u->archive) != 0)
-		rc = hb_error_set("%s: %s", u->archive, strerror(errno));
-	free(tmp);
-	return rc;
+	return S_settle(rc, tmp, u->archive);
 }
 
 /* ---- the framework: the try programs' cycle counter, random bytes and cryptoint ---- */
@@ -631,7 +641,7 @@ int hb_sc_compile(hb_sc_unit **out, const hb_sc_target *t, const char *compiler,
 			for (i = 0; incs.v[i] && n < 26; i++)
 				pre[n++] = hb_sprintf("-I%s", incs.v[i]);
 			pre[n++] = (char *)"-o";
-			pre[n++] = prog;
+			pre[n++] = hb_sprintf("%s.tmp%ld", prog, (long)getpid());
 			pre[n++] = main_src;
 			pre[n++] = any;
 			pre[n] = NULL;
@@ -643,13 +653,15 @@ int hb_sc_compile(hb_sc_unit **out, const hb_sc_target *t, const char *compiler,
 				S_copy(any, pre[n - 1]);
 			}
 			if (!hb_is_file(prog))
-				S_link(u, pre, archive, t->dep_objects, fw, k ? "try" : "try-small");
+				S_settle(S_link(u, pre, archive, t->dep_objects, fw, k ? "try" : "try-small"),
+					hb_strdup(pre[n - 3]), prog);
 			if (k)
 				u->try_big = hb_strdup(prog);
 			else
 				u->try_small = hb_strdup(prog);
 			for (i = 1; i < n - 4; i++)
 				free(pre[i]);
+			free(pre[n - 3]);
 			if (strcmp(language, "cpp") == 0) {
 				free(pre[n - 2]);
 				free(pre[n - 1]);

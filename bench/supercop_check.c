@@ -67,12 +67,23 @@ static void S_run_try(S_try *t, const char *prog, unsigned limit, FILE *log)
 	hb_child_clear(&c);
 }
 
-/* Compare with the expected checksum (NULL: the tree has none, so nothing to fail). */
+/* Whether a try program ran and printed its checksum: PASS, or UNVERIFIED when the tree has no
+ * checksum to compare it with. */
+static int S_ran(const char *result)
+{
+	return strcmp(result, "PASS") == 0 || strcmp(result, "UNVERIFIED") == 0;
+}
+
+/* Compare with the expected checksum; without one (the tree has none) nothing is verified:
+ * UNVERIFIED, SUPERCOP's "unknown". */
 static void S_judge(S_try *t, const char *expected, const char *which)
 {
-	if (strcmp(t->result, "PASS") != 0 || !expected)
+	if (strcmp(t->result, "PASS") != 0)
 		return;
-	if (strcmp(t->checksum, expected) != 0) {
+	if (!expected) {
+		t->result = "UNVERIFIED";
+		t->detail = hb_sprintf("the tree has no %s to compare with (SUPERCOP: unknown)", which);
+	} else if (strcmp(t->checksum, expected) != 0) {
 		t->result = "FAIL";
 		t->detail = hb_sprintf("%s %.16s… differs from the tree's %.16s…", which, t->checksum,
 			expected);
@@ -116,7 +127,7 @@ static hb_sc_unit *S_try_target(S_try *small, S_try *big, const hb_sc_target *t,
 	} else {
 		S_run_try(small, u->try_small, limit, log);
 		S_judge(small, exp_small, "checksumsmall");
-		if (strcmp(small->result, "PASS") == 0) {
+		if (S_ran(small->result)) {
 			S_run_try(big, u->try_big, limit, log);
 			S_judge(big, exp_big, "checksumbig");
 		} else {
@@ -158,7 +169,7 @@ static int S_deps(hb_strlist *dirs, hb_strlist *objs, char **why, const hb_super
 			if (log)
 				fprintf(log, "%s: %s%s%s\n", path, big.result, big.detail ? ": " : "",
 					big.detail ? big.detail : "");
-			if (strcmp(big.result, "PASS") == 0 && (!best || big.cycles < best_cycles)) {
+			if (S_ran(big.result) && (!best || big.cycles < best_cycles)) {
 				hb_sc_unit_free(best);
 				best = u;
 				best_cycles = big.cycles;
@@ -185,10 +196,36 @@ static int S_deps(hb_strlist *dirs, hb_strlist *objs, char **why, const hb_super
 	return 0;
 }
 
+/* SUPERCOP's own libraries that sc links (libkeccak.a, libcryptopp.a), built from the tree:
+ * their headers' folders into dirs, their archives into objs; 0, or the reason in *why. */
+static int S_libs(hb_strlist *dirs, hb_strlist *objs, char **why, const hb_supercop_impl *sc,
+	int pic, const char *work, FILE *log)
+{
+	size_t i;
+	for (i = 0; sc->libs && sc->libs[i]; i++) {
+		hb_sc_lib l;
+		int rc = hb_sc_lib_build(&l, sc->tree, sc->libs[i], pic, work);
+		if (log)
+			fprintf(log, "SUPERCOP's %s: %s\n", sc->libs[i], rc == 0 ? l.archive : l.error);
+		if (rc != 0) {
+			*why = hb_strdup(l.error ? l.error : sc->libs[i]);
+			hb_sc_lib_clear(&l);
+			return HB_ERROR;
+		}
+		hb_strlist_add(dirs, hb_strdup(l.include_dir));
+		hb_strlist_add(objs, hb_strdup(l.archive));
+		hb_sc_lib_clear(&l);
+	}
+	return 0;
+}
+
 static void S_setting_fill(hb_sc_setting *s, const S_try *small, const S_try *big)
 {
-	s->result = strcmp(small->result, "PASS") != 0 ? small->result : big->result;
-	s->detail = hb_strdup(strcmp(small->result, "PASS") != 0 ? small->detail : big->detail);
+	/* the first that did not run, else UNVERIFIED if either had nothing to compare with */
+	const S_try *which = !S_ran(small->result) ? small : !S_ran(big->result) ? big :
+		strcmp(small->result, "UNVERIFIED") == 0 ? small : big;
+	s->result = which->result;
+	s->detail = hb_strdup(which->detail);
 	memcpy(s->small, small->checksum, 65);
 	memcpy(s->big, big->checksum, 65);
 	s->cycles = big->cycles;
@@ -208,7 +245,7 @@ static void S_report_files(hb_sc_report *out, const hb_supercop_impl *sc, const 
 	f[0].entries = 64;
 	f[1].entries = 512;
 	f[0].result = small->result;
-	f[1].result = strcmp(small->result, "PASS") != 0 && !big->checksum[0] ? "SKIPPED" :
+	f[1].result = !S_ran(small->result) && !big->checksum[0] ? "SKIPPED" :
 		big->result;
 	f[0].detail = small->detail ? hb_strdup(small->detail) : NULL;
 	f[1].detail = big->detail ? hb_strdup(big->detail) : NULL;
@@ -225,7 +262,8 @@ static hb_sc_unit *S_setting(S_try *small, S_try *big, hb_strlist *dirs, hb_strl
 		NULL, NULL, pic };
 	char *why = NULL;
 
-	if (S_deps(dirs, objs, &why, sc, compiler, pic, work, limit, log) != 0) {
+	if (S_deps(dirs, objs, &why, sc, compiler, pic, work, limit, log) != 0 ||
+		S_libs(dirs, objs, &why, sc, pic, work, log) != 0) {
 		memset(small, 0, sizeof(*small));
 		memset(big, 0, sizeof(*big));
 		small->result = big->result = "ERROR";
@@ -254,7 +292,7 @@ static int S_library_pic(hb_sc_report *out, hb_build_result **out_build,
 	if (log)
 		fprintf(log, "%s\nbuilding again with -fPIC after the line, for the library\n", first);
 	u = S_setting(&small, &big, &dirs, &objs, sc, compiler, 1, work, limit, log);
-	if (u && strcmp(small.result, "PASS") == 0 && strcmp(big.result, "PASS") == 0) {
+	if (u && S_ran(small.result) && S_ran(big.result)) {
 		hb_sc_target t = { sc->tree, sc->operation, sc->primitive, sc->path, sc->sources_sha256,
 			dirs.v, objs.v, 1 };
 		if (hb_sc_library(out_build, u, &t, work) == 0)
@@ -322,7 +360,7 @@ static int S_choose(hb_sc_report *out, S_line *lines, size_t n, unsigned limit, 
 	if (!pl)
 		abort();
 	for (k = 0; k < n; k++) {
-		pl[k].passes = strcmp(out->settings[k].result, "PASS") == 0;
+		pl[k].passes = S_ran(out->settings[k].result);
 		pl[k].cycles = (double)out->settings[k].cycles;
 		if (pl[k].passes) {
 			passing++;
@@ -353,8 +391,9 @@ static int S_choose(hb_sc_report *out, S_line *lines, size_t n, unsigned limit, 
 /* The report's detail on the line kept: of how many, and which are within noise of it. */
 static char *S_kept_detail(const hb_sc_report *out, size_t n)
 {
-	char *d = hb_sprintf("kept of %zu compiler settings that pass (the fastest, or the first "
-		"within noise of it): %s", n, out->settings[out->chosen].compiler);
+	char *d = hb_sprintf("kept of %zu compiler settings that %s (the fastest, or the first "
+		"within noise of it): %s", n, strcmp(out->rep.result, "PASS") == 0 ? "pass" :
+		"run", out->settings[out->chosen].compiler);
 	size_t k, near = 0;
 	for (k = 0; k < n; k++)
 		near += out->settings[k].within_noise;
@@ -405,7 +444,7 @@ int hb_sc_check(hb_sc_report *out, hb_build_result **out_build, const hb_instanc
 			fprintf(log, "%s with %s: %s%s%s\n", sc->path, compilers[k], out->settings[k].result,
 				out->settings[k].detail ? ": " : "", out->settings[k].detail ?
 				out->settings[k].detail : "");
-		if (strcmp(out->settings[k].result, "PASS") != 0) {
+		if (!S_ran(out->settings[k].result)) {
 			/* only what a line that may be kept needs is kept */
 			hb_sc_unit_free(l->u);
 			l->u = NULL;
@@ -421,9 +460,16 @@ int hb_sc_check(hb_sc_report *out, hb_build_result **out_build, const hb_instanc
 			S_library_pic(out, out_build, sc, compilers[out->chosen], work, limit, log) != 0) {
 			out->rep.result = "ERROR";
 		} else {
-			out->rep.result = "PASS";
+			/* PASS, or UNVERIFIED: built, run and timed as SUPERCOP times it, never "passed" */
+			out->rep.result = out->settings[out->chosen].result;
 			if (n > 1)
 				out->rep.detail = S_kept_detail(out, n);
+			if (strcmp(out->rep.result, "UNVERIFIED") == 0) {
+				char *d = hb_sprintf("%s%s%s", out->settings[out->chosen].detail,
+					out->rep.detail ? "; " : "", out->rep.detail ? out->rep.detail : "");
+				free(out->rep.detail);
+				out->rep.detail = d;
+			}
 		}
 	} else {
 		const hb_sc_setting *s = &out->settings[n - 1];

@@ -74,8 +74,7 @@ const char *hb_run_supercop(hb_run *r, const hb_instance *inst, hb_build_result 
 	sc = hb_run_supercop_json(inst, *out_b);
 	json_object_set_new(sc, "compilers", S_settings_json(&rep));
 	json_object_set_new(j, "supercop", sc);
-	result = strcmp(rep.rep.result, "PASS") == 0 ? "PASS" : strcmp(rep.rep.result, "FAIL") == 0 ?
-		"FAIL" : "ERROR";
+	result = hb_run_kat_result(rep.rep.result);
 	if (hb_file_write_atomic(log_path, logtext, loglen) != 0 || hb_json_write(json_path, j) != 0)
 		hb_note(r->o->progress, r->tty, "%s", hb_error_last());
 	json_decref(j);

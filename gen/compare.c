@@ -273,7 +273,7 @@ static int S_speed_row(hg_arena *a, hg_node *t, const hg_lib *l, size_t rank,
 	c = hg_add(a, row, HG_CELL);
 	if (l->any->kat) {
 		hg_node *span = hg_add(a, c, HG_SPAN);
-		span->cls = strcmp(l->any->kat, "PASS") == 0 ? "pass" : "fail";
+		span->cls = hg_result_class(l->any->kat);
 		hg_add_text(a, span, l->any->kat);
 	} else {
 		hg_add_text(a, c, "—");

@@ -155,8 +155,9 @@ static int S_kat(hg_kat *k, const char *file, json_t *j)
 		hg_ev_str(&k->result, file, j, "", "result", 1) ||
 		hg_ev_str(&k->detail, file, j, "", "detail", 0))
 		return -1;
-	if (strcmp(k->result, "PASS") && strcmp(k->result, "FAIL") && strcmp(k->result, "ERROR"))
-		return hg_ev_bad(file, "result", "expected PASS, FAIL or ERROR");
+	if (strcmp(k->result, "PASS") && strcmp(k->result, "FAIL") && strcmp(k->result, "ERROR") &&
+		strcmp(k->result, "UNVERIFIED"))
+		return hg_ev_bad(file, "result", "expected PASS, FAIL, UNVERIFIED or ERROR");
 	{
 		char *scope = NULL;
 		if (hg_ev_str(&scope, file, j, "", "scope", 0) != 0)

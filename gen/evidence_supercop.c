@@ -51,8 +51,9 @@ static int S_each(void **items, size_t *n, size_t size, json_t *j, const char *k
 	return 0;
 }
 
-/* A result field of an element: PASS, FAIL or ERROR, or SKIPPED (checksumbig when
- * checksumsmall did not pass, as SUPERCOP does not run it then). */
+/* A result field of an element: PASS, FAIL or ERROR, UNVERIFIED (the tree has no checksum to
+ * compare with), or SKIPPED (checksumbig when checksumsmall did not pass, as SUPERCOP does not
+ * run it then). */
 static int S_result(char **out, json_t *v, const char *file, const char *prefix)
 {
 	char path[128];
@@ -60,8 +61,8 @@ static int S_result(char **out, json_t *v, const char *file, const char *prefix)
 		return -1;
 	snprintf(path, sizeof(path), "%sresult", prefix);
 	if (strcmp(*out, "PASS") && strcmp(*out, "FAIL") && strcmp(*out, "ERROR") &&
-		strcmp(*out, "SKIPPED"))
-		return hg_ev_bad(file, path, "expected PASS, FAIL, ERROR or SKIPPED");
+		strcmp(*out, "SKIPPED") && strcmp(*out, "UNVERIFIED"))
+		return hg_ev_bad(file, path, "expected PASS, FAIL, ERROR, UNVERIFIED or SKIPPED");
 	return 0;
 }
 

@@ -82,6 +82,12 @@ void hg_add_instance_cell(hg_arena *a, hg_node *row, const char *instance, const
 		hg_add_textf(a, c, " (%s)", impl);
 }
 
+const char *hg_result_class(const char *result)
+{
+	return strcmp(result, "PASS") == 0 ? "pass" : strcmp(result, "SKIPPED") == 0 ? NULL :
+		strcmp(result, "UNVERIFIED") == 0 ? "unverified" : "fail";
+}
+
 hg_node *hg_add_warning(hg_arena *a, hg_node *parent, const char *text)
 {
 	hg_node *w = hg_add(a, parent, HG_SPAN);

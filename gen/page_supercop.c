@@ -34,8 +34,7 @@ static const char *S_version(const hg_entry *e, const hg_sysalg *sa)
 static void S_result(hg_arena *a, hg_node *c, const char *result, const char *detail)
 {
 	hg_node *span = hg_add(a, c, HG_SPAN);
-	span->cls = strcmp(result, "PASS") == 0 ? "pass" : strcmp(result, "SKIPPED") == 0 ? NULL :
-		"fail";
+	span->cls = hg_result_class(result);
 	hg_add_text(a, span, result);
 	if (strcmp(result, "PASS") != 0 && detail)
 		hg_add_textf(a, c, ": %s", detail);
@@ -159,13 +158,91 @@ static void S_checksum_rows(hg_arena *a, hg_node *t, const hg_kat *k)
 		hg_add_code(a, c, k->implementation);
 		S_compiler_cell(a, hg_add(a, row, HG_CELL), m);
 		hg_add_cell(a, row, f ? f->name : "—", 0);
-		hg_add_cell(a, row, f ? hg_fmt_sha_short(b, sizeof(b), f->expected) : "—", 0);
+		hg_add_cell(a, row, !f ? "—" : f->expected ? hg_fmt_sha_short(b, sizeof(b), f->expected) :
+			"none", 0);
 		hg_add_cell(a, row, f ? hg_fmt_sha_short(b, sizeof(b), f->sha256) : "—", 0);
 		c = hg_add(a, row, HG_CELL);
 		if (f)
 			S_result(a, c, f->result, f->detail);
 		else
 			S_result(a, c, k->result, k->detail);
+	}
+}
+
+/* The checksums of an unverified summary, "small big" (either may be "none"). */
+static const char *S_pair(hg_arena *a, const hg_kat *k)
+{
+	const char *small = NULL, *big = NULL;
+	size_t i;
+	for (i = 0; k->supercop && i < k->supercop->nfiles; i++) {
+		const hg_katfile *f = &k->supercop->files[i];
+		if (strcmp(f->name, "checksumsmall") == 0)
+			small = f->sha256;
+		else if (strcmp(f->name, "checksumbig") == 0)
+			big = f->sha256;
+	}
+	return hg_printf(a, "%s %s", small ? small : "none", big ? big : "none");
+}
+
+/* Implementations whose primitive has no checksums: unverified, said so, and whether their
+ * checksums agree with each other (a consistency check, never a verification). */
+static void S_unverified(hg_arena *a, hg_node *body, hg_kat *const *kats, size_t nkats)
+{
+	size_t i, k, n = 0, groups = 0;
+	const char **pairs = hg_alloc(a, (nkats ? nkats : 1) * sizeof(*pairs));
+	hg_node *p, *list;
+	char b[HG_FMT];
+
+	for (i = 0; i < nkats; i++)
+		if (strcmp(kats[i]->result, "UNVERIFIED") == 0)
+			pairs[n++] = S_pair(a, kats[i]);
+	if (!n)
+		return;
+	p = hg_add(a, body, HG_PARA);
+	hg_add_warning(a, p, hg_printf(a, "%zu %s unverified:", n, n == 1 ? "implementation is" :
+		"implementations are"));
+	hg_add_text(a, p, " the tree has no ");
+	hg_add_code(a, p, "checksumsmall");
+	hg_add_text(a, p, " or ");
+	hg_add_code(a, p, "checksumbig");
+	hg_add_text(a, p, " for this primitive, so their digests were compared with nothing "
+		"(SUPERCOP reports them \"unknown\"); they were built, run and timed as SUPERCOP times "
+		"them, and no figure of theirs is ranked.");
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < i && strcmp(pairs[k], pairs[i]) != 0; k++)
+			;
+		groups += k == i;
+	}
+	p = hg_add(a, body, HG_PARA);
+	hg_add_text(a, p, "Consistency check (not a verification): ");
+	if (n == 1) {
+		hg_add_text(a, p, "it is the only unverified implementation here, with nothing to compare "
+			"it with.");
+		return;
+	}
+	if (groups == 1) {
+		hg_add_textf(a, p, "all %zu print the same checksums.", n);
+		return;
+	}
+	hg_add_textf(a, p, "they print %zu different pairs of checksums:", groups);
+	list = hg_add(a, body, HG_LIST);
+	for (i = 0; i < n; i++) {
+		hg_node *item;
+		size_t j, m = 0;
+		for (k = 0; k < i && strcmp(pairs[k], pairs[i]) != 0; k++)
+			;
+		if (k < i)
+			continue;
+		item = hg_add(a, list, HG_ITEM);
+		hg_add_textf(a, item, "checksumsmall %s, ", hg_fmt_sha_short(b, sizeof(b), pairs[i]));
+		hg_add_textf(a, item, "checksumbig %s: ", hg_fmt_sha_short(b, sizeof(b),
+			strchr(pairs[i], ' ') + 1));
+		for (j = 0, k = 0; j < nkats; j++)
+			if (strcmp(kats[j]->result, "UNVERIFIED") == 0 && strcmp(pairs[k++], pairs[i]) == 0) {
+				if (m++)
+					hg_add_text(a, item, ", ");
+				hg_add_code(a, item, kats[j]->implementation);
+			}
 	}
 }
 
@@ -201,6 +278,7 @@ void hg_supercop_kat(hg_arena *a, hg_node *body, const hg_system *s, const hg_en
 			if (kats[i]->supercop && kats[i]->supercop->nsettings > 1)
 				S_settings(a, body, kats[i], s);
 	}
+	S_unverified(a, body, kats, nkats);
 	if (!pr || !pr->nnot_run)
 		return;
 	hg_add_heading(a, body, 3, "Implementations not run here");

@@ -197,7 +197,7 @@ static void S_kat_section(hg_arena *a, hg_node *body, const hg_system *s, const 
 		hg_add_cell(a, row, kats[i]->build_flags, 0);
 		c = hg_add(a, row, HG_CELL);
 		span = hg_add(a, c, HG_SPAN);
-		span->cls = strcmp(kats[i]->result, "PASS") == 0 ? "pass" : "fail";
+		span->cls = hg_result_class(kats[i]->result);
 		hg_add_text(a, span, kats[i]->result);
 		if (strcmp(kats[i]->result, "PASS") != 0 && kats[i]->detail)
 			hg_add_textf(a, c, ": %s", kats[i]->detail);

@@ -27,6 +27,9 @@ int hg_prose_inline(hg_arena *a, hg_node *parent, const char *markdown, hg_looku
 /* The breadcrumb of a page of system s, below the site's index: "Performance measurements ›
  * <s, linked to its index>"; the caller adds what follows. */
 hg_node *hg_system_breadcrumb(hg_arena *a, const hg_system *s);
+/* The class of a KAT result's span: pass, fail, unverified (nothing to compare with), or NULL
+ * (SKIPPED). */
+const char *hg_result_class(const char *result);
 /* A span marked as a warning, holding text. */
 hg_node *hg_add_warning(hg_arena *a, hg_node *parent, const char *text);
 /* A table with its header row (numeric: which columns are right-aligned, NULL: none). */

@@ -594,7 +594,7 @@ Test(supercop_tree, compilers_keeps_o2_for_jh256_bitslice_opt32_and_lists_o3_as_
 }
 
 /* Run sh -c cmd; its exit status. */
-static int S_shell(const char *cmd)
+static int S_sh(const char *cmd)
 {
 	int status = system(cmd);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -614,7 +614,7 @@ Test(supercop_tree, two_files_defining_the_same_function_link_through_the_archiv
 	cmd = hb_sprintf("cp -r '%s/crypto_hash/md5/ref' '%s/crypto_hash/md5/twice' && "
 		"cp '%s/crypto_hash/md5/ref/hash.c' '%s/crypto_hash/md5/twice/hash-again.c'", copy, copy,
 		copy, copy);
-	cr_assert_eq(S_shell(cmd), 0, "%s", cmd);
+	cr_assert_eq(S_sh(cmd), 0, "%s", cmd);
 	status = S_kat_check(&r, &err, copy, NULL, "md5:twice");
 	cr_expect_eq(status, 0, "%s", err);
 	s = S_expected(tree, "md5", "checksumsmall");
@@ -664,7 +664,7 @@ Test(supercop_tree, a_cpp_implementation_gets_every_cpp_line_of_the_tree_with_co
 		"'%s/crypto_hash/md5/cxx/' && cp '%s/crypto_hash/md5/openssl/hash.c' "
 		"'%s/crypto_hash/md5/cxx/hash.cpp' && printf '%%s\\n%%s\\n' '%s' '%s' > "
 		"'%s/okcompilers/cpp'", copy, copy, copy, copy, copy, gpp, clangpp, copy);
-	cr_assert_eq(S_shell(cmd), 0, "%s", cmd);
+	cr_assert_eq(S_sh(cmd), 0, "%s", cmd);
 	file = hb_path_join(copy, "okcompilers/c");
 	dir = hb_path_join(copy, "okcompilers");
 	for (k = 0; k < 2; k++) {
@@ -741,10 +741,21 @@ static void S_expect_record(const char *sys, const S_entry *e, const char *size)
 	free(rel);
 }
 
-static int S_sh(const char *cmd)
+/* A quick campaign "t" of the primitives only of tree into data, two passes at sizes; with CPU
+ * locks of its own in locks: a lab's campaign timing on this machine must not make it wait (the
+ * figures are not what these tests look at). Its exit status, *out and *err. */
+static int S_quick_run(char **out, char **err, const char *tree, const char *data,
+	const char *only, const char *sizes, const char *locks)
 {
-	int status = system(cmd);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	const char *args[] = { "run", "--system", "t", "--profile", "quick", "--supercop", tree,
+		"--only", only, "--data", data, "--work", S_work_dir(), "--passes", "2", "--sizes", sizes,
+		NULL };
+	int status;
+	cr_assert_eq(hb_mkdir_p(locks), 0);
+	setenv("HASHBENCH_LOCK_DIR", locks, 1);
+	status = hbt_cli(out, err, NULL, args);
+	unsetenv("HASHBENCH_LOCK_DIR");
+	return status;
 }
 
 Test(supercop_tree, a_quick_campaign_of_md5_and_sha256_writes_evidence_hashgen_renders,
@@ -764,16 +775,7 @@ Test(supercop_tree, a_quick_campaign_of_md5_and_sha256_writes_evidence_hashgen_r
 	sys = hb_path_join(data, "t");
 	site = hb_path_join(tmp, "site");
 	locks = hb_path_join(tmp, "locks");
-	/* CPU locks of our own: a lab's campaign timing on this machine must not make this one wait
-	 * (the figures are not what this test looks at) */
-	cr_assert_eq(hb_mkdir_p(locks), 0);
-	setenv("HASHBENCH_LOCK_DIR", locks, 1);
-	{
-		const char *args[] = { "run", "--system", "t", "--profile", "quick", "--supercop", copy,
-			"--only", "md5,sha256", "--data", data, "--work", S_work_dir(), "--passes", "2",
-			"--sizes", "64,4096", NULL };
-		status = hbt_cli(&out, &err, NULL, args);
-	}
+	status = S_quick_run(&out, &err, copy, data, "md5,sha256", "64,4096", locks);
 	cr_assert_eq(status, 0, "run: %d\n%s", status, err);
 	cr_expect(strstr(err, "campaign t finished: 10 records measured, 0 kept from an earlier run, "
 		"0 failed; 0 libraries failed their KAT check, 0 did not build") != NULL, "%s", err);
@@ -842,8 +844,6 @@ Test(supercop_tree, a_quick_campaign_of_md5_and_sha256_writes_evidence_hashgen_r
 		">/dev/null 2>&1", HASHGEN, data, HBT_SOURCE_DIR, site);
 	cr_expect_eq(S_sh(cmd), 0, "hashgen --check passes: %s", cmd);
 	free(cmd);
-
-	unsetenv("HASHBENCH_LOCK_DIR");
 	free(out);
 	free(err);
 	free(locks);
@@ -851,6 +851,255 @@ Test(supercop_tree, a_quick_campaign_of_md5_and_sha256_writes_evidence_hashgen_r
 	free(sys);
 	free(data);
 	free(tmp);
+	free(copy);
+	free(tree);
+}
+
+/* ---- a primitive without checksums ---- */
+
+/* The text of dir/rel (caller frees); asserts that it reads. */
+static char *S_text(const char *dir, const char *rel)
+{
+	char *path = hb_path_join(dir, rel), *text;
+	hb_buf b;
+	cr_assert_eq(hb_file_read_raw(&b, path), 0, "%s", hb_error_last());
+	text = strndup((const char *)b.data, b.len);
+	hb_buf_free(&b);
+	free(path);
+	return text;
+}
+
+Test(supercop_tree, a_primitive_without_checksums_is_unverified_timed_and_checked_for_consistency,
+	.timeout = HBT_TIMEOUT(900))
+{
+	char *tree = S_tree(), *copy, *tmp, *data, *sys, *site, *locks, *err, *out, *cmd, *s, *b;
+	char *want, *page;
+	static const char *const impls[] = { "openssl", "ref" };
+	S_report r;
+	json_t *kat, *files;
+	size_t i;
+	int status;
+
+	S_require_native_compiler();
+	/* k12, shavite3512 and five more primitives of the tree have no checksum files: SUPERCOP's
+	 * try says "unknown", and nothing may read PASS */
+	copy = S_copy(tree, "supercop-unverified");
+	cmd = hb_sprintf("rm '%s/crypto_hash/md5/checksumsmall' '%s/crypto_hash/md5/checksumbig'",
+		copy, copy);
+	cr_assert_eq(S_sh(cmd), 0, "%s", cmd);
+	free(cmd);
+	s = S_expected(tree, "md5", "checksumsmall");
+	b = S_expected(tree, "md5", "checksumbig");
+	status = S_kat_check(&r, &err, copy, NULL, "md5");
+	cr_expect_eq(status, 0, "unverified is not a failure: %s", err);
+	for (i = 0; i < 2; i++) {
+		char *name = hb_sprintf("md5 (%s)", impls[i]);
+		want = hb_sprintf("  checksumsmall: UNVERIFIED (%s, expected none): the tree has no "
+			"checksumsmall to compare with (SUPERCOP: unknown)\n  checksumbig: UNVERIFIED (%s, "
+			"expected none): the tree has no checksumbig to compare with (SUPERCOP: unknown)\n"
+			"%s: UNVERIFIED with " O3 ": the tree has no checksumsmall to compare with (SUPERCOP: "
+			"unknown)\n", s, b, name);
+		cr_expect_str_eq(S_block(&r, name), want);
+		free(want);
+		free(name);
+	}
+	S_report_free(&r);
+	free(err);
+
+	/* md5/ref now prints other digests: still unverified, and the consistency check tells */
+	hbt_replace(copy, "crypto_hash/md5/ref/hash.c", "  for (i = 0;i < 16;++i) out[i] = h[i];\n",
+		"  for (i = 0;i < 16;++i) out[i] = h[i];\n  out[15] ^= 1;\n");
+	tmp = hbt_tmpdir("supercop-unverified-data");
+	data = hb_path_join(tmp, "data");
+	sys = hb_path_join(data, "t");
+	site = hb_path_join(tmp, "site");
+	locks = hb_path_join(tmp, "locks");
+	status = S_quick_run(&out, &err, copy, data, "md5", "64", locks);
+	cr_assert_eq(status, 0, "run: %d\n%s", status, err);
+	cr_expect(strstr(err, "0 libraries failed their KAT check, 0 did not build, 2 timed "
+		"unverified (no checksums to compare with); ") != NULL, "%s", err);
+	for (i = 0; i < 2; i++) {
+		char *rel = hb_sprintf("kat/md5/md5.%s.json", impls[i]), *rec = hb_sprintf(
+			"%s/records/md5/md5.%s__hash_64.json", sys, impls[i]);
+		size_t k;
+		kat = hbt_json_load(sys, rel);
+		cr_expect_str_eq(S_str(kat, "result"), "UNVERIFIED", "%s", rel);
+		files = json_object_get(kat, "files");
+		cr_assert_eq(json_array_size(files), 2, "%s", rel);
+		for (k = 0; k < 2; k++) {
+			cr_expect_str_eq(S_str(json_array_get(files, k), "result"), "UNVERIFIED");
+			cr_expect(json_is_null(json_object_get(json_array_get(files, k), "expected_sha256")));
+		}
+		json_decref(kat);
+		cr_expect(hb_is_file(rec), "timed as SUPERCOP times it: %s", rec);
+		free(rel);
+		free(rec);
+	}
+	cr_expect_eq(hbt_evidence_check_tree(sys), 7, "system, sentinel, history, 2 KAT summaries "
+		"and 2 records follow the contract");
+
+	cmd = hb_sprintf("'%s' --strict --data '%s' --templates '%s/templates' --out '%s' "
+		">/dev/null 2>&1", HASHGEN, data, HBT_SOURCE_DIR, site);
+	cr_assert_eq(S_sh(cmd), 0, "hashgen renders it: %s", cmd);
+	free(cmd);
+	page = S_text(site, "t/md5.md");
+	cr_expect(strstr(page, "2 implementations are unverified:") != NULL, "%s", page);
+	cr_expect(strstr(page, "Consistency check (not a verification): they print 2 different "
+		"pairs of checksums:") != NULL, "%s", page);
+	want = hb_sprintf("checksumsmall %s, checksumbig %s: `openssl`", s, b);
+	cr_expect(strstr(page, want) != NULL, "openssl's checksums, alone in their group: %s", want);
+	cr_expect(strstr(page, "PASS") == NULL, "nothing on the page passes");
+	free(want);
+	free(page);
+	cmd = hb_sprintf("'%s' --check --data '%s' --templates '%s/templates' --out '%s' "
+		">/dev/null 2>&1", HASHGEN, data, HBT_SOURCE_DIR, site);
+	cr_expect_eq(S_sh(cmd), 0, "hashgen --check passes: %s", cmd);
+	free(cmd);
+	free(out);
+	free(err);
+	free(s);
+	free(b);
+	free(locks);
+	free(site);
+	free(sys);
+	free(data);
+	free(tmp);
+	free(copy);
+	free(tree);
+}
+
+/* ---- SUPERCOP's own libraries, built from the tree ---- */
+
+/* Write text to dir/rel. */
+static void S_put(const char *dir, const char *rel, const char *text)
+{
+	char *p = hb_path_join(dir, rel);
+	hbt_write(p, text, strlen(text));
+	free(p);
+}
+
+/* ../shared/supercop-libs (XKCP's k/ and k-targets, sha3256/usekcp), or skip. */
+static char *S_libs_overlay(void)
+{
+	char *libs = hb_path_join(HBT_SOURCE_DIR, "../shared/supercop-libs");
+	if (!hb_is_dir(libs)) {
+		free(libs);
+		cr_skip_test("../shared/supercop-libs is not there: the library build tests are skipped");
+	}
+	return libs;
+}
+
+Test(supercop_tree, libkeccak_is_built_from_the_tree_as_do_part_keccak_and_usekcp_passes,
+	.timeout = HBT_TIMEOUT(900))
+{
+	char *tree = S_tree(), *libs = S_libs_overlay(), *copy, *bare, *err, *cmd, *s, *b, *want;
+	S_report r;
+	int status;
+
+	S_require_native_compiler();
+	copy = S_copy(tree, "supercop-libkeccak");
+	cmd = hb_sprintf("cp -r '%s/.' '%s' && chmod -R u+w '%s'", libs, copy, copy);
+	cr_assert_eq(S_sh(cmd), 0, "%s", cmd);
+	free(cmd);
+	status = S_kat_check(&r, &err, copy, NULL, "sha3256:usekcp");
+	cr_expect_eq(status, 0, "%s", err);
+	s = S_expected(copy, "sha3256", "checksumsmall");
+	b = S_expected(copy, "sha3256", "checksumbig");
+	want = hb_sprintf("  checksumsmall: PASS (%s, expected %s)\n  checksumbig: PASS (%s, "
+		"expected %s)\nsha3256 (usekcp): PASS with " O3 "\n", s, s, b, b);
+	cr_expect_str_eq(S_block(&r, "sha3256 (usekcp)"), want);
+	S_report_free(&r);
+	free(err);
+	cmd = hb_sprintf("ls '%s'/supercop/libkeccak-*/libkeccak.a '%s'/supercop/libkeccak-*/include/"
+		"libkeccak.a.headers/KeccakSponge.h >/dev/null", S_work_dir(), S_work_dir());
+	cr_expect_eq(S_sh(cmd), 0, "libkeccak.a and its headers, kept for the next build: %s", cmd);
+	free(cmd);
+
+	/* a tree without k/ cannot build it: not run, and why */
+	bare = S_copy(tree, "supercop-no-k");
+	cmd = hb_sprintf("cp -r '%s/crypto_hash/sha3256/usekcp' '%s/crypto_hash/sha3256/'", libs,
+		bare);
+	cr_assert_eq(S_sh(cmd), 0, "%s", cmd);
+	S_kat_check(&r, &err, bare, NULL, "sha3256:usekcp");
+	cr_expect_str_eq(S_block(&r, "sha3256 (usekcp)"), "sha3256 (usekcp): NOT RUN: needs "
+		"SUPERCOP's libkeccak (XKCP), and this tree has no k/ and k-targets to build it from "
+		"(hash.c includes libkeccak.a.headers/KeccakSponge.h)\n");
+	S_report_free(&r);
+	free(err);
+	free(cmd);
+	free(want);
+	free(s);
+	free(b);
+	free(bare);
+	free(copy);
+	free(libs);
+	free(tree);
+}
+
+Test(supercop_tree, a_cryptopp_stand_in_is_built_as_do_part_cryptopp_and_linked_in,
+	.timeout = HBT_TIMEOUT(600))
+{
+	/* Crypto++ itself (23 MB) is not among the fixtures: a library built the same way, by make
+	 * in a copy of the tree's cryptopp/ with CXX and CXXFLAGS from okcompilers/cpp, libcryptopp.a
+	 * and its headers under cryptopp/ */
+	static const char makefile[] = "libcryptopp.a: md5.o\n\tar cr $@ md5.o\n"
+		"md5.o: md5.cpp md5.h\n\t$(CXX) $(CXXFLAGS) -c md5.cpp -o md5.o\n";
+	static const char header[] = "namespace CryptoPP {\nvoid StandInMD5(unsigned char *out, "
+		"const unsigned char *in, unsigned long long n);\n}\n";
+	static const char source[] = "#include <openssl/md5.h>\n#include \"md5.h\"\n"
+		"#ifndef NDEBUG\n#error do-part builds Crypto++ with -DNDEBUG\n#endif\n"
+		"namespace CryptoPP {\nvoid StandInMD5(unsigned char *out, const unsigned char *in, "
+		"unsigned long long n) { MD5(in, n, out); }\n}\n";
+	static const char impl[] = "#include <cryptopp/md5.h>\n#include \"crypto_hash.h\"\n"
+		"int crypto_hash(unsigned char *out, const unsigned char *in, unsigned long long inlen)\n"
+		"{\n  CryptoPP::StandInMD5(out, in, inlen);\n  return 0;\n}\n";
+	char *tree = S_tree(), *copy, *err, *cmd, *first, *want, *s, *b;
+	S_report r;
+	int status;
+
+	S_require_native_compiler();
+	copy = S_copy(tree, "supercop-cryptopp");
+	cmd = hb_sprintf("mkdir '%s/cryptopp' '%s/crypto_hash/md5/standin' && cp "
+		"'%s/crypto_hash/md5/openssl/api.h' '%s/crypto_hash/md5/standin/'", copy, copy, copy,
+		copy);
+	cr_assert_eq(S_sh(cmd), 0, "%s", cmd);
+	free(cmd);
+	S_put(copy, "cryptopp/GNUmakefile", makefile);
+	S_put(copy, "cryptopp/md5.h", header);
+	S_put(copy, "cryptopp/md5.cpp", source);
+	S_put(copy, "crypto_hash/md5/standin/hash.cpp", impl);
+
+	status = S_kat_check(&r, &err, copy, NULL, "md5:standin");
+	cr_expect_eq(status, 0, "%s", err);
+	first = S_text(copy, "okcompilers/cpp");
+	first[strcspn(first, "\n")] = 0;
+	s = S_expected(copy, "md5", "checksumsmall");
+	b = S_expected(copy, "md5", "checksumbig");
+	want = hb_sprintf("  checksumsmall: PASS (%s, expected %s)\n  checksumbig: PASS (%s, "
+		"expected %s)\nmd5 (standin): PASS with %s\n", s, s, b, b, first);
+	cr_expect_str_eq(S_block(&r, "md5 (standin)"), want);
+	S_report_free(&r);
+	free(err);
+
+	/* a library that does not build: the reason names it and the compiler's last words */
+	S_put(copy, "cryptopp/md5.cpp", "#error stand-in broken on purpose\n");
+	cmd = hb_sprintf("rm -rf '%s'/supercop/libcryptopp-*", S_work_dir());
+	cr_assert_eq(S_sh(cmd), 0);
+	free(cmd);
+	status = S_kat_check(&r, &err, copy, NULL, "md5:standin");
+	cr_expect_eq(status, 1);
+	{
+		const char *block = S_block(&r, "md5 (standin)");
+		cr_expect(strstr(block, "\nmd5 (standin): ERROR with ") && strstr(block,
+			": libcryptopp.a (Crypto++, built as do-part cryptopp builds it with ") &&
+			strstr(block, "stand-in broken on purpose"), "%s", block);
+	}
+	S_report_free(&r);
+	free(err);
+	free(want);
+	free(first);
+	free(s);
+	free(b);
 	free(copy);
 	free(tree);
 }
