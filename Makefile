@@ -10,7 +10,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = build-essential cmake pkg-config libcmark-dev libxml2-dev zlib1g-dev \
 	libjansson-dev libssl-dev libcriterion-dev openssl \
 	chromium python3 libseccomp-dev clang libclang-rt-dev nodejs \
-	slurmctld slurmd slurm-client munge scdoc man-db dpkg-dev libdeflate-dev hugo locales xsltproc
+	slurmctld slurmd slurm-client munge scdoc man-db dpkg-dev libdeflate-dev hugo locales xsltproc \
+	cargo librust-sha2-0.9-dev
 # The name of this machine's evidence: architecture and host name, e.g. x86_64-lab3.
 SYSTEM ?= $(shell echo "$$(uname -m)-$$(hostname -s 2>/dev/null || echo host)" | tr -c 'A-Za-z0-9_.\n-' '-')
 CMAKE_FLAGS = -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DHB_WERROR=$(if $(CI),ON,OFF)

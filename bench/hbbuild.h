@@ -46,7 +46,7 @@ typedef struct {
 typedef struct {
 	char *dir;          /* the copy, generated headers, objects and programs */
 	char *compiler;     /* the compiler line */
-	char *language;     /* c, or cpp when it has C++ files */
+	char *language;     /* c, cpp when it has C++ files, rust for a Cargo project */
 	char *opi;          /* its namespace, crypto_hash_sha256_ref_timingleaks */
 	char **objects;
 	char *archive;      /* lib<operation>_<primitive>.a of the objects, as do-part links them */
@@ -65,6 +65,14 @@ void hb_sc_unit_free(hb_sc_unit *u);
  * of what it calls. */
 int hb_sc_library(hb_build_result **out, const hb_sc_unit *u, const hb_sc_target *t,
 	const char *work);
+/* ---- a SUPERCOP Rust implementation (supercop_rust.c) ---- */
+
+/* Build the Cargo project copied in dir offline against Debian's crates, with a glue crate
+ * exporting opi (crypto_hash's namespaced name), into the static library archive; the commands
+ * and what they said appended to *log, the reason in *error. */
+int hb_sc_rust_build(char **log, char **error, const char *dir, const char *opi,
+	const char *compiler, const char *archive);
+
 /* ---- SUPERCOP's own libraries (supercop_libs.c) ---- */
 
 /* A library built from the tree: its headers' folder (for -I) and its archive. */

@@ -128,6 +128,18 @@ typedef struct hb_supercop_impl {
 	int not_for_arch;    /* not_run because its architectures file leaves this machine out */
 } hb_supercop_impl;
 
+/* ---- Cargo.toml (cargo_deps.c) ---- */
+
+/* Where Debian's librust-*-dev packages put their crates: a registry Cargo can use offline. */
+#define HB_CARGO_REGISTRY "/usr/share/cargo/registry"
+/* The [package] name of a Cargo.toml, or NULL. */
+char *hb_cargo_package_name(const char *toml);
+/* NULL when registry holds, for every [dependencies] entry of toml, a version its requirement
+ * accepts; else why not, naming the crate and the version wanted (caller frees). */
+char *hb_cargo_unmet(const char *toml, const char *registry);
+/* Is program on the PATH? */
+int hb_on_path(const char *program);
+
 /* SUPERCOP's name for this machine's ABI (amd64, aarch64, …), as its okabi says it. */
 const char *hb_supercop_abi(void);
 /* The crypto_hash primitives of the SUPERCOP tree at tree, one algorithm each (*out: an array of

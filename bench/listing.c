@@ -15,7 +15,8 @@ static void S_print_supercop(const hb_instance *inst)
 	if (sc->not_run)
 		printf("    status: not run here: %s\n", sc->not_run);
 	else
-		printf("    status: may run here (%s)\n", strcmp(sc->language, "cpp") == 0 ? "C++" : "C");
+		printf("    status: may run here (%s)\n", strcmp(sc->language, "cpp") == 0 ? "C++" :
+			strcmp(sc->language, "rust") == 0 ? "Rust, with Debian's crates" : "C");
 	if (sc->implementors)
 		printf("    implementors: %s\n", sc->implementors);
 	for (i = 0; sc->needs[i]; i++)

@@ -416,9 +416,18 @@ static void S_judge(hb_supercop_impl *sc, char *const *files)
 		free(text);
 	}
 	if (!sc->not_for_arch && strcmp(sc->language, "rust") == 0) {
-		free(why);
-		why = hb_strdup("a Rust implementation (a Cargo project): hashbench builds C, C++ and "
-			"assembly, and Cargo would fetch its crates");
+		/* built offline against Debian's packaged crates (supercop_rust.c), or why not */
+		char *toml = hb_path_join(sc->dir, "Cargo.toml"), *unmet = NULL;
+		if (!hb_on_path("cargo"))
+			unmet = hb_strdup("cargo is not installed");
+		else
+			unmet = hb_cargo_unmet(toml, HB_CARGO_REGISTRY);
+		if (unmet) {
+			free(why);
+			why = hb_sprintf("a Rust implementation (a Cargo project): %s", unmet);
+		}
+		free(unmet);
+		free(toml);
 	}
 	for (i = 0; i < needs.n; i++) {
 		char *dir = hb_path_join(sc->tree, needs.v[i]);

@@ -379,6 +379,8 @@ static int S_link(hb_sc_unit *u, char *const *pre, char *const *objs1, char *con
 	hb_strlist a = { 0 };
 	char *const *lists[3] = { objs1, objs2, objs3 };
 	static const char *libs[] = { S_LIBS };
+	/* what a Rust static library needs of the system (cargo's native-static-libs) */
+	static const char *rust_libs[] = { "-lpthread", "-ldl", "-lrt", "-lutil" };
 	size_t i, k;
 
 	S_argv_compiler(&a, u->compiler);
@@ -389,6 +391,9 @@ static int S_link(hb_sc_unit *u, char *const *pre, char *const *objs1, char *con
 			S_argv_add(&a, lists[k][i]);
 	for (i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
 		S_argv_add(&a, libs[i]);
+	for (i = 0; u->language && strcmp(u->language, "rust") == 0 &&
+		i < sizeof(rust_libs) / sizeof(rust_libs[0]); i++)
+		S_argv_add(&a, rust_libs[i]);
 	return S_run_unit(u, &a, what);
 }
 
@@ -406,6 +411,11 @@ static int S_archive(hb_sc_unit *u, const hb_sc_target *t)
 		return 0;
 	tmp = hb_sprintf("%s.tmp%ld", u->archive, (long)getpid());
 	unlink(tmp);
+	if (strcmp(u->language, "rust") == 0) {
+		/* a Cargo project: its static library stands for the archive (supercop_rust.c) */
+		rc = hb_sc_rust_build(&u->log, &u->error, u->dir, u->opi, u->compiler, tmp);
+		return S_settle(rc, tmp, u->archive);
+	}
 	S_argv_add(&a, "ar");
 	S_argv_add(&a, "cr");
 	S_argv_add(&a, tmp);
@@ -609,6 +619,10 @@ int hb_sc_compile(hb_sc_unit **out, const hb_sc_target *t, const char *compiler,
 		}
 	}
 	S_sources(&srcs, u->dir, &language);
+	p = hb_path_join(u->dir, "Cargo.toml");
+	if (hb_is_file(p))
+		language = "rust";
+	free(p);
 	u->language = hb_strdup(language);
 	hb_strlist_add(&incs, hb_strdup(u->dir));
 	hb_strlist_add(&incs, hb_path_join(t->tree, "include"));
@@ -691,7 +705,8 @@ int hb_sc_library(hb_build_result **out, const hb_sc_unit *u, const hb_sc_target
 {
 	hb_build_result *res = calloc(1, sizeof(*res));
 	hb_sc_unit tmp;
-	char *adapter = hb_sprintf("%s/hashbench-adapter.%s", u->dir, u->language);
+	char *adapter = hb_sprintf("%s/hashbench-adapter.%s", u->dir, strcmp(u->language, "cpp") == 0 ?
+		"cpp" : "c");
 	char *adapter_o = hb_sprintf("%s/hashbench-adapter.o", u->dir);
 	char *map = hb_path_join(u->dir, "hashbench-exports.map");
 	char *incs[2] = { u->dir, NULL };
@@ -705,6 +720,7 @@ int hb_sc_library(hb_build_result **out, const hb_sc_unit *u, const hb_sc_target
 	*out = NULL;
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.compiler = u->compiler;
+	tmp.language = u->language;
 	tmp.opi = u->opi;
 	tmp.pic = u->pic;
 	if (!res)
