@@ -12,7 +12,7 @@ typedef struct {
 	char *rel;        /* path inside the system folder, as SHA256SUMS lists it */
 	char sha256[65];
 	size_t input;     /* index of the input that holds it */
-	int passed;       /* a KAT summary whose result is PASS */
+	int passed;       /* a KAT summary whose library is timed: PASS, or UNVERIFIED */
 } hb_merge_unit;
 
 typedef struct {
