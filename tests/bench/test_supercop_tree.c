@@ -975,7 +975,7 @@ static void S_put(const char *dir, const char *rel, const char *text)
 /* ../shared/supercop-libs (XKCP's k/ and k-targets, sha3256/usekcp), or skip. */
 static char *S_libs_overlay(void)
 {
-	char *libs = hb_path_join(HBT_SOURCE_DIR, "../shared/supercop-libs");
+	char *libs = hbt_shared_path("supercop-libs");
 	if (!hb_is_dir(libs)) {
 		free(libs);
 		cr_skip_test("../shared/supercop-libs is not there: the library build tests are skipped");
