@@ -126,6 +126,8 @@ const char *hb_plural(size_t n, const char *one, const char *many);
 double hb_median(double *v, size_t n);
 /* The q quantile of v[0..n) by nearest rank (sorted in place); -1 when n is 0. */
 double hb_quantile(double *v, size_t n, double q);
+/* The median of a JSON array of numbers; -1 when it is empty (or out of memory). */
+double hb_median_json(json_t *list);
 
 /* ---- a ratio from runs timed in turns (paired.c): the blocks of two drivers side by side
  * (duet.c), or the compiler lines' try programs run in turns (supercop_pick.c) ---- */

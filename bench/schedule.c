@@ -709,20 +709,6 @@ static void S_watch_start(hb_run *r)
 		r->o->sentinel_limit_pct > 0 ? "--sentinel-limit" : "calibrated");
 }
 
-/* The median of a list of numbers; -1 when it is empty. */
-static double S_median_of(json_t *list)
-{
-	size_t i, n = json_array_size(list);
-	double *v = n ? malloc(n * sizeof(*v)) : NULL, m = -1;
-	if (!n || !v)
-		return -1;
-	for (i = 0; i < n; i++)
-		v[i] = json_number_value(json_array_get(list, i));
-	m = hb_median(v, n);
-	free(v);
-	return m;
-}
-
 int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 {
 	hb_run_plan *p = r->plan;
@@ -774,7 +760,7 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 	slots[1] = (unsigned)r->ncpus;
 	rc = hb_pool_run(tasks, ntasks, slots, 2, &fns, &c);
 	free(tasks);
-	out->median_half_pct = S_median_of(c.half_widths);
+	out->median_half_pct = hb_median_json(c.half_widths);
 	out->target_pct = r->target_pct;
 	json_decref(c.half_widths);
 	hb_sentinel_warn(r->sentinel, r);
