@@ -1,6 +1,7 @@
 /* hbutil.h — the ground floor of the benchmark library: errors, files, hex and SHA-256, child
- * commands, string lists, JSON evidence files, notes and progress, statistics, worker processes,
- * CPU locks and ELF sizes. Nothing here knows of packages, builds or campaigns. */
+ * commands, string lists, JSON evidence files, notes and progress, the time a run has left,
+ * statistics, worker processes, CPU locks and ELF sizes. Nothing here knows of packages, builds
+ * or campaigns. */
 #ifndef HB_UTIL_H
 #define HB_UTIL_H
 
@@ -119,6 +120,37 @@ void hb_progress(FILE *f, int tty, size_t done, size_t total, double elapsed_s, 
 	const char *result);
 /* The word for n things: one when n is 1, else many ("1 record", "2 records"). */
 const char *hb_plural(size_t n, const char *one, const char *many);
+
+/* ---- the time a run of steps of a few kinds has left (eta.c) ---- */
+
+#define HB_ETA_KINDS 8
+
+/* Times in seconds on any one clock; kinds are the caller's small numbers (below HB_ETA_KINDS). */
+typedef struct {
+	size_t left[HB_ETA_KINDS];    /* steps of each kind still to come */
+	size_t done[HB_ETA_KINDS];    /* steps of each kind handed back */
+	double seconds[HB_ETA_KINDS]; /* the wall-clock time those took, hand-back to hand-back */
+	double last_s;                /* when the last step was handed back (or the run started) */
+} hb_eta;
+
+/* An estimate with nothing planned, its clock starting at now_s. */
+void hb_eta_start(hb_eta *out, double now_s);
+/* steps more of kind to come. */
+void hb_eta_plan(hb_eta *e, unsigned kind, size_t steps);
+/* steps of kind handed back at now_s, the time since the last hand-back theirs; steps 0: work
+ * outside the plan, its time charged to no kind. */
+void hb_eta_done(hb_eta *e, unsigned kind, size_t steps, double now_s);
+/* steps of kind that will not run after all: no longer to come, and no time taken. */
+void hb_eta_drop(hb_eta *e, unsigned kind, size_t steps);
+/* The seconds the steps to come will take: each kind's mean share so far times its steps to
+ * come. *partial: set when a kind to come has none done yet (not counted: the figure is a lower
+ * bound). -1 when no kind to come has a step done; 0 when nothing is to come. */
+double hb_eta_left(const hb_eta *e, int *partial);
+/* "12:34 elapsed, about 45:10 left", "…, at least 45:10 left" (partial), "…, estimating the time
+ * left" (no estimate yet, or a partial one below a second), "12:34 elapsed" (nothing to come). */
+void hb_eta_text(char *out, size_t cap, const hb_eta *e, double elapsed_s);
+/* A duration to the second: m:ss below an hour, else h:mm:ss ("0:07", "12:34", "1:02:03"). */
+void hb_eta_clock(char *out, size_t cap, double s);
 
 /* ---- statistics (stats.c) ---- */
 
