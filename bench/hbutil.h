@@ -115,9 +115,10 @@ int hb_json_write(const char *path, json_t *j);
  * standing there. */
 void hb_vnote(FILE *f, int tty, const char *prefix, const char *fmt, va_list ap);
 void hb_note(FILE *f, int tty, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* "[done/total] what: result", rewritten in place with the time left on a terminal. */
-void hb_progress(FILE *f, int tty, size_t done, size_t total, double elapsed_s, const char *what,
-	const char *result);
+/* "hashbench: [done/total] what: result (when)", a line each; on a terminal "[done/total] what
+ * result (when)" rewritten in place, cut to the terminal's width. when: NULL for none. */
+void hb_progress(FILE *f, int tty, size_t done, size_t total, const char *what, const char *result,
+	const char *when);
 /* The word for n things: one when n is 1, else many ("1 record", "2 records"). */
 const char *hb_plural(size_t n, const char *one, const char *many);
 
