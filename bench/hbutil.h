@@ -1,6 +1,7 @@
 /* hbutil.h — the ground floor of the benchmark library: errors, files, hex and SHA-256, child
- * commands, string lists, JSON evidence files, notes and progress, statistics, worker processes,
- * CPU locks and ELF sizes. Nothing here knows of packages, builds or campaigns. */
+ * commands, string lists, JSON evidence files, notes and progress, the time a run has left,
+ * statistics, worker processes, CPU locks and ELF sizes. Nothing here knows of packages, builds
+ * or campaigns. */
 #ifndef HB_UTIL_H
 #define HB_UTIL_H
 
@@ -114,11 +115,43 @@ int hb_json_write(const char *path, json_t *j);
  * standing there. */
 void hb_vnote(FILE *f, int tty, const char *prefix, const char *fmt, va_list ap);
 void hb_note(FILE *f, int tty, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* "[done/total] what: result", rewritten in place with the time left on a terminal. */
-void hb_progress(FILE *f, int tty, size_t done, size_t total, double elapsed_s, const char *what,
-	const char *result);
+/* "hashbench: [done/total] what: result (when)", a line each; on a terminal "[done/total] what
+ * result (when)" rewritten in place, cut to the terminal's width. when: NULL for none. */
+void hb_progress(FILE *f, int tty, size_t done, size_t total, const char *what, const char *result,
+	const char *when);
 /* The word for n things: one when n is 1, else many ("1 record", "2 records"). */
 const char *hb_plural(size_t n, const char *one, const char *many);
+
+/* ---- the time a run of steps of a few kinds has left (eta.c) ---- */
+
+#define HB_ETA_KINDS 8
+
+/* Times in seconds on any one clock; kinds are the caller's small numbers (below HB_ETA_KINDS). */
+typedef struct {
+	size_t left[HB_ETA_KINDS];    /* steps of each kind still to come */
+	size_t done[HB_ETA_KINDS];    /* steps of each kind handed back */
+	double seconds[HB_ETA_KINDS]; /* the wall-clock time those took, hand-back to hand-back */
+	double last_s;                /* when the last step was handed back (or the run started) */
+} hb_eta;
+
+/* An estimate with nothing planned, its clock starting at now_s. */
+void hb_eta_start(hb_eta *out, double now_s);
+/* steps more of kind to come. */
+void hb_eta_plan(hb_eta *e, unsigned kind, size_t steps);
+/* steps of kind handed back at now_s, the time since the last hand-back theirs; steps 0: work
+ * outside the plan, its time charged to no kind. */
+void hb_eta_done(hb_eta *e, unsigned kind, size_t steps, double now_s);
+/* steps of kind that will not run after all: no longer to come, and no time taken. */
+void hb_eta_drop(hb_eta *e, unsigned kind, size_t steps);
+/* The seconds the steps to come will take: each kind's mean share so far times its steps to
+ * come. *partial: set when a kind to come has none done yet (not counted: the figure is a lower
+ * bound). -1 when no kind to come has a step done; 0 when nothing is to come. */
+double hb_eta_left(const hb_eta *e, int *partial);
+/* "12:34 elapsed, about 45:10 left", "…, at least 45:10 left" (partial), "…, estimating the time
+ * left" (no estimate yet, or a partial one below a second), "12:34 elapsed" (nothing to come). */
+void hb_eta_text(char *out, size_t cap, const hb_eta *e, double elapsed_s);
+/* A duration to the second: m:ss below an hour, else h:mm:ss ("0:07", "12:34", "1:02:03"). */
+void hb_eta_clock(char *out, size_t cap, double s);
 
 /* ---- statistics (stats.c) ---- */
 
@@ -126,6 +159,8 @@ const char *hb_plural(size_t n, const char *one, const char *many);
 double hb_median(double *v, size_t n);
 /* The q quantile of v[0..n) by nearest rank (sorted in place); -1 when n is 0. */
 double hb_quantile(double *v, size_t n, double q);
+/* The median of a JSON array of numbers; -1 when it is empty (or out of memory). */
+double hb_median_json(json_t *list);
 
 /* ---- a ratio from runs timed in turns (paired.c): the blocks of two drivers side by side
  * (duet.c), or the compiler lines' try programs run in turns (supercop_pick.c) ---- */

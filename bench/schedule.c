@@ -38,6 +38,7 @@ typedef struct {
 	double build_s, kat_s, timing_s;
 	json_t *half_widths;          /* every record's interval half-width, % */
 	uint64_t t_prepared;
+	hb_eta eta;                   /* the steps of each kind to come, and their time so far */
 } S_ctx;
 
 /* ---- which libraries ---- */
@@ -484,12 +485,23 @@ static int S_skip_task(void *ctx, size_t t)
 	return S_pass_sizes(r, lib, sizes, calls, &have_calls) == 0;
 }
 
-/* One line on the campaign's progress: this many of its steps done, and about how long the rest
- * will take. */
-static void S_progress(hb_run *r, const char *what, const char *result)
+/* One line on the campaign's progress: this many of its steps done, the time since it started,
+ * and about how long the rest will take, from the steps of each kind so far (eta.c). */
+static void S_progress(S_ctx *c, const char *what, const char *result)
 {
-	hb_progress(r->o->progress, r->tty, r->done, r->total, S_seconds_since(r->t_start), what,
-		result);
+	char when[96];
+	hb_eta_text(when, sizeof(when), &c->eta, S_seconds_since(c->r->t_start));
+	hb_progress(c->r->o->progress, c->r->tty, c->r->done, c->r->total, what, result, when);
+}
+
+/* lib is not timed: its passes, paired passes and records done without running. */
+static void S_untimed(S_ctx *c, const S_lib *lib)
+{
+	hb_run *r = c->r;
+	r->done += (size_t)r->prof->passes + r->nsizes + S_paired_tasks(r, lib);
+	hb_eta_drop(&c->eta, S_PASS, (size_t)r->prof->passes);
+	hb_eta_drop(&c->eta, S_PAIRED, S_paired_tasks(r, lib));
+	hb_eta_drop(&c->eta, S_RECORDS, r->nsizes);
 }
 
 static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
@@ -509,8 +521,9 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 			c->out->kat_failed++;
 		else
 			c->out->build_failed++;
-		r->done += 1 + (size_t)r->prof->passes + r->nsizes + S_paired_tasks(r, lib);
-		S_progress(r, what, checked ? kat : "build failed");
+		r->done++;
+		S_untimed(c, lib);
+		S_progress(c, what, checked ? kat : "build failed");
 		return;
 	}
 	lib->b = S_build_from_blob(json_object_get(j, "build"));
@@ -529,16 +542,15 @@ static void S_prepared(S_ctx *c, S_lib *lib, json_t *j)
 		}
 	}
 	r->done++;
-	S_progress(r, what, lib->kat);
-	if (strcmp(lib->kat, "UNVERIFIED") == 0) {
-		/* no checksums to compare with: timed, as SUPERCOP times its "unknown" */
+	S_progress(c, what, lib->kat);
+	if (strcmp(lib->kat, "UNVERIFIED") == 0) { /* timed, as SUPERCOP times its "unknown" */
 		c->out->kat_unverified++;
 	} else if (strcmp(lib->kat, "PASS") != 0) {
 		c->out->kat_failed++;
 		if (!r->o->time_failed) {
 			hb_note(r->o->progress, r->tty, "%s (%s): KAT %s, not timed (--time-failed times it "
 				"anyway)", lib->inst->name, lib->inst->impl, lib->kat);
-			r->done += (size_t)r->prof->passes + r->nsizes + S_paired_tasks(r, lib);
+			S_untimed(c, lib);
 			lib->timed = 0;
 		}
 	}
@@ -597,7 +609,7 @@ static void S_passed(S_ctx *c, S_lib *lib, int pass, json_t *j)
 		pass < r->prof->passes ? "" : r->o->precision_pct > 0 ?
 		" (more: a figure unconfirmed or wider than --precision)" :
 		" (more: a figure not yet confirmed)");
-	S_progress(r, what, failed ? "failed" : calm ? "calm" : "disturbed");
+	S_progress(c, what, failed ? "failed" : calm ? "calm" : "disturbed");
 }
 
 /* A paired pass handed back: its outcome kept for the records (a worker that died, as failed). */
@@ -621,7 +633,7 @@ static void S_paired_done(S_ctx *c, S_lib *lib, int pass, json_t *j)
 	r->done++;
 	snprintf(what, sizeof(what), "%s (%s) paired pass %d with %s (%s)", lib->inst->name,
 		lib->inst->impl, pass + 1, r->anchor->name, r->anchor->impl);
-	S_progress(r, what, status && strcmp(status, "ok") == 0 ? "ok" : "failed");
+	S_progress(c, what, status && strcmp(status, "ok") == 0 ? "ok" : "failed");
 }
 
 static void S_recorded(S_ctx *c, const S_lib *lib, json_t *j)
@@ -650,7 +662,7 @@ static void S_recorded(S_ctx *c, const S_lib *lib, json_t *j)
 		snprintf(what, sizeof(what), "%s (%s) hash_%llu", lib->inst->name, lib->inst->impl,
 			r->sizes[i]);
 		r->done++;
-		S_progress(r, what, status);
+		S_progress(c, what, status);
 	}
 	if (r->sentinel)
 		hb_sentinel_count(r->sentinel, (size_t)json_integer_value(json_object_get(j,
@@ -662,7 +674,7 @@ static void S_task_done(void *ctx, size_t t, const hb_pool_result *res)
 	S_ctx *c = ctx;
 	hb_run *r = c->r;
 	S_lib *lib;
-	size_t li;
+	size_t li, steps;
 	int pass;
 	S_kind kind;
 	json_t *j;
@@ -671,8 +683,10 @@ static void S_task_done(void *ctx, size_t t, const hb_pool_result *res)
 	lib = &r->plan->libs[li];
 	if (res->skipped) {
 		if ((kind == S_PASS && lib->timed && pass < r->prof->passes) ||
-			(kind == S_PAIRED && lib->timed && S_paired_tasks(r, lib)))
+			(kind == S_PAIRED && lib->timed && S_paired_tasks(r, lib))) {
 			r->done++;
+			hb_eta_drop(&c->eta, kind, 1);
+		}
 		return;
 	}
 	if (r->tty && (res->err.len || res->out.len))
@@ -681,6 +695,9 @@ static void S_task_done(void *ctx, size_t t, const hb_pool_result *res)
 	j = res->data.len ? json_loads((const char *)res->data.data, 0, NULL) : NULL;
 	if (!j) /* the worker died: count it as the step failing */
 		j = json_object();
+	/* its steps, and its share of the wall clock (eta.c): a pass more is outside the plan */
+	steps = kind == S_RECORDS ? r->nsizes : kind == S_PASS && pass >= r->prof->passes ? 0 : 1;
+	hb_eta_done(&c->eta, kind, steps, S_seconds_since(r->t_start));
 	if (kind == S_PREPARE)
 		S_prepared(c, lib, j);
 	else if (kind == S_PASS)
@@ -710,20 +727,6 @@ static void S_watch_start(hb_run *r)
 		"standard deviation); a pass more than %.1f %% off its median is measured again (%s)",
 		hb_sentinel_noise_floor(r->sentinel), hb_sentinel_limit(r->sentinel),
 		r->o->sentinel_limit_pct > 0 ? "--sentinel-limit" : "calibrated");
-}
-
-/* The median of a list of numbers; -1 when it is empty. */
-static double S_median_of(json_t *list)
-{
-	size_t i, n = json_array_size(list);
-	double *v = n ? malloc(n * sizeof(*v)) : NULL, m = -1;
-	if (!n || !v)
-		return -1;
-	for (i = 0; i < n; i++)
-		v[i] = json_number_value(json_array_get(list, i));
-	m = hb_median(v, n);
-	free(v);
-	return m;
 }
 
 int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
@@ -775,9 +778,14 @@ int hb_run_schedule(hb_campaign_summary *out, hb_run *r, const hb_catalog *cat)
 	}
 	slots[0] = r->jobs;
 	slots[1] = (unsigned)r->ncpus;
+	hb_eta_start(&c.eta, S_seconds_since(r->t_start));
+	hb_eta_plan(&c.eta, S_PREPARE, n);
+	hb_eta_plan(&c.eta, S_PASS, n * (size_t)r->prof->passes);
+	hb_eta_plan(&c.eta, S_PAIRED, (r->anchor ? n - 1 : 0) * r->paired_passes);
+	hb_eta_plan(&c.eta, S_RECORDS, n * r->nsizes);
 	rc = hb_pool_run(tasks, ntasks, slots, 2, &fns, &c);
 	free(tasks);
-	out->median_half_pct = S_median_of(c.half_widths);
+	out->median_half_pct = hb_median_json(c.half_widths);
 	out->target_pct = r->target_pct;
 	json_decref(c.half_widths);
 	hb_sentinel_warn(r->sentinel, r);

@@ -1,5 +1,5 @@
 /* stats.c — the robust statistics the campaign's judgements use: the median and a quantile of a
- * sample. */
+ * sample, of numbers or of a JSON list of them. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -27,4 +27,17 @@ double hb_quantile(double *v, size_t n, double q)
 	qsort(v, n, sizeof(*v), S_cmp_double);
 	r = (size_t)ceil(q * (double)n);
 	return v[r > 0 ? (r < n ? r : n) - 1 : 0];
+}
+
+double hb_median_json(json_t *list)
+{
+	size_t i, n = json_array_size(list);
+	double *v = n ? malloc(n * sizeof(*v)) : NULL, m;
+	if (!v)
+		return -1;
+	for (i = 0; i < n; i++)
+		v[i] = json_number_value(json_array_get(list, i));
+	m = hb_median(v, n);
+	free(v);
+	return m;
 }

@@ -12,8 +12,9 @@
 #define FIXTURES HBT_FIXTURES "/submissions"
 
 /* The lines of text without those that depend on timing (disturbed passes measured again,
- * spreads, the sentinel's noise), a pass's verdict (calm or disturbed) made "timed", so runs can
- * be compared line for line. */
+ * spreads, the sentinel's noise), a pass's verdict (calm or disturbed) made "timed", the time
+ * elapsed and left cut from the end of each progress line, so runs can be compared line for
+ * line. */
 static char *S_steady_lines(const char *text)
 {
 	char *copy = hb_strdup(text), *line, *save = NULL, *out = NULL;
@@ -23,7 +24,9 @@ static char *S_steady_lines(const char *text)
 		if (!strstr(line, "left out of the figures") && !strstr(line, "(more: ") &&
 			!strstr(line, "spread") && !strstr(line, "the sentinel's")) {
 			/* what the machine did, run by run */
-			char *verdict = strstr(line, " pass ");
+			char *verdict = strstr(line, " pass "), *times = strrchr(line, '(');
+			if (times && times > line && times[-1] == ' ' && strstr(times, " elapsed"))
+				times[-1] = 0;
 			if (verdict && (verdict = strstr(verdict, ": ")) != NULL)
 				fprintf(f, "%.*s: timed\n", (int)(verdict - line), line);
 			else

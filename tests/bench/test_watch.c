@@ -89,14 +89,15 @@ static void S_sleep_ms(long ms)
 		;
 }
 
-/* The verdicts on passes ("…: calm", "…: disturbed") in the campaign's stderr so far. */
+/* The verdicts on passes ("…: calm (0:03 elapsed, …)", "…: disturbed (…") in the campaign's
+ * stderr so far. */
 static int S_verdicts(const char *errp)
 {
 	char *text = S_slurp(errp), *at;
 	int n = 0;
-	for (at = text; (at = strstr(at, ": calm\n")) != NULL; at++)
+	for (at = text; (at = strstr(at, ": calm (")) != NULL; at++)
 		n++;
-	for (at = text; (at = strstr(at, ": disturbed\n")) != NULL; at++)
+	for (at = text; (at = strstr(at, ": disturbed (")) != NULL; at++)
 		n++;
 	free(text);
 	return n;

@@ -101,8 +101,8 @@ Test(fresh, a_resumed_run_keeps_the_records_and_fresh_measures_them_again,
 	cr_assert_eq(S_run(&err, data, 0), 0, "%s", err);
 	cr_expect(strstr(err, "campaign fr finished: 0 records measured, 2 kept from an earlier run"),
 		"%s", err);
-	cr_expect(strstr(err, " toy_256 (reference) hash_32: kept\n") &&
-		strstr(err, " toy_256 (optimized) hash_32: kept\n"), "%s", err);
+	cr_expect(strstr(err, " toy_256 (reference) hash_32: kept (") &&
+		strstr(err, " toy_256 (optimized) hash_32: kept ("), "%s", err);
 	free(err);
 	for (i = 0; S_records[i]; i++) {
 		char *now = S_slurp(hb_path_join(sys, S_records[i]));
@@ -118,8 +118,8 @@ Test(fresh, a_resumed_run_keeps_the_records_and_fresh_measures_them_again,
 	cr_assert_eq(S_run(&err, data, 1), 0, "%s", err);
 	cr_expect(strstr(err, "campaign fr finished: 2 records measured, 0 kept from an earlier run"),
 		"%s", err);
-	cr_expect(strstr(err, " toy_256 (reference) hash_32: ok\n") &&
-		strstr(err, " toy_256 (optimized) hash_32: ok\n"), "%s", err);
+	cr_expect(strstr(err, " toy_256 (reference) hash_32: ok (") &&
+		strstr(err, " toy_256 (optimized) hash_32: ok ("), "%s", err);
 	free(err);
 	for (i = 0; S_records[i]; i++) {
 		j = hbt_json_load(sys, S_records[i]);
