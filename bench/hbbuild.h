@@ -83,9 +83,9 @@ typedef struct {
 } hb_sc_lib;
 
 /* Build (or find built) the tree's library name ("keccak": XKCP's libkeccak.a; "cryptopp":
- * libcryptopp.a) with the tree's first compiler line (pic: -fPIC after it). 0, or the reason in
+ * libcryptopp.a) with the tree's first compiler line and -fPIC after it. 0, or the reason in
  * out->error. */
-int hb_sc_lib_build(hb_sc_lib *out, const char *tree, const char *name, int pic, const char *work);
+int hb_sc_lib_build(hb_sc_lib *out, const char *tree, const char *name, const char *work);
 void hb_sc_lib_clear(hb_sc_lib *l);
 
 /* The compiler lines for an implementation in language (c, cpp): file NULL, the tree's

@@ -199,12 +199,12 @@ static int S_deps(hb_strlist *dirs, hb_strlist *objs, char **why, const hb_super
 /* SUPERCOP's own libraries that sc links (libkeccak.a, libcryptopp.a), built from the tree:
  * their headers' folders into dirs, their archives into objs; 0, or the reason in *why. */
 static int S_libs(hb_strlist *dirs, hb_strlist *objs, char **why, const hb_supercop_impl *sc,
-	int pic, const char *work, FILE *log)
+	const char *work, FILE *log)
 {
 	size_t i;
 	for (i = 0; sc->libs && sc->libs[i]; i++) {
 		hb_sc_lib l;
-		int rc = hb_sc_lib_build(&l, sc->tree, sc->libs[i], pic, work);
+		int rc = hb_sc_lib_build(&l, sc->tree, sc->libs[i], work);
 		if (log)
 			fprintf(log, "SUPERCOP's %s: %s\n", sc->libs[i], rc == 0 ? l.archive : l.error);
 		if (rc != 0) {
@@ -263,7 +263,7 @@ static hb_sc_unit *S_setting(S_try *small, S_try *big, hb_strlist *dirs, hb_strl
 	char *why = NULL;
 
 	if (S_deps(dirs, objs, &why, sc, compiler, pic, work, limit, log) != 0 ||
-		S_libs(dirs, objs, &why, sc, pic, work, log) != 0) {
+		S_libs(dirs, objs, &why, sc, work, log) != 0) {
 		memset(small, 0, sizeof(*small));
 		memset(big, 0, sizeof(*big));
 		small->result = big->result = "ERROR";
