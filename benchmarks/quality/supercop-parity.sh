@@ -4,13 +4,15 @@
 #
 # 1. Copies TREE (read-only input) to a scratch folder outside any repository and runs SUPERCOP's
 #    do-part there as SUPERCOP runs it: ./do-part init, ./do-part keccak, ./do-part cryptopp (each
-#    may fail: recorded, and the run goes on), then for each PRIMITIVE ./do-part crypto_hashblocks
-#    PRIMITIVE (when the tree has crypto_hashblocks/PRIMITIVE) and ./do-part crypto_hash PRIMITIVE.
-#    From do-part's output (every implementation and line it tried, those it skipped for their
-#    architectures) and its bench/<host>/data file (try lines with checksumok, unknown or fails;
-#    tryfails; fromcompiler) it derives SUPERCOP's verdict per implementation and line: passes,
-#    unknown (the primitive has no checksum files), fails checksums, does not compile, does not
-#    link, try fails (a crash, try.c's own findings), not run here.
+#    may fail: recorded, and the run goes on), then what the primitives use of operations SUPERCOP
+#    builds before crypto_hash (./do-part crypto_hashblocks PRIMITIVE when the tree has it, and
+#    each crypto_core_… or other primitive an implementation includes), then ./do-part
+#    crypto_hash PRIMITIVE for each. From do-part's output (every implementation and line it
+#    tried, those it skipped for their architectures or a missing subroutine) and its
+#    bench/<host>/data file (try lines with ok, unknown or fails; tryfails; fromcompiler) it
+#    derives SUPERCOP's verdict per implementation and line: passes, unknown (the primitive has
+#    no checksum files), fails checksums, does not compile, does not link, try fails (a crash,
+#    try.c's own findings), not run here, subroutine missing.
 # 2. Runs hashbench kat-check --supercop TREE --compilers COMPILERS PRIMITIVE for each primitive
 #    (COMPILERS default TREE/okcompilers/c) and reads each setting's result and detail from what
 #    it prints, sorted into the same verdicts.
@@ -119,11 +121,31 @@ echo "  ABI $ABI; compiler lines that work here (okc-$ABI, okcpp-$ABI): $("$HOST
 for l in $LIBRARIES; do
 	step "$l" "$l"
 done
+# What SUPERCOP's full run builds before crypto_hash (operations in OPERATIONS' order) that these
+# primitives use: each one's crypto_hashblocks namesake, and every other operation's primitive an
+# implementation includes (crypto_core_keccakf160064bits.h: crypto_core keccakf160064bits), which
+# do-part otherwise reports missing, skipping the implementation.
+needs() {
+	local p op prim n
+	for p in "${PRIMS[@]}"; do
+		if [ -d "$TREE/crypto_hashblocks/$p" ]; then
+			echo "crypto_hashblocks $p"
+		fi
+		grep -RhoE '#include[[:space:]]*["<]crypto_[a-z0-9]+_[a-z0-9]+(_publicinputs)?\.h' "$TREE/crypto_hash/$p" |
+			sed -E 's/.*["<](crypto_[a-z0-9]+)_([a-z0-9]+)(_publicinputs)?\.h$/\1 \2/' || true
+	done | sort -u | while read -r op prim; do
+		n=$(grep -nx "$op" "$TREE/OPERATIONS" | cut -d: -f1) || continue
+		if [ "$op" != crypto_hash ] && [ -d "$TREE/$op/$prim" ]; then
+			echo "$n $op $prim"
+		fi
+	done | sort -k1,1n -k3,3 | cut -d' ' -f2-
+}
+needs >"$TMP/needs"
+while read -r op prim; do
+	step "$op-$prim" "$op" "$prim"
+done <"$TMP/needs"
 for p in "${PRIMS[@]}"; do
-	if [ -d "$TREE/crypto_hashblocks/$p" ]; then
-		step "hashblocks-$p" crypto_hashblocks "$p"
-	fi
-	step "hash-$p" crypto_hash "$p"
+	step "crypto_hash-$p" crypto_hash "$p"
 done
 
 echo
@@ -192,6 +214,10 @@ FILENAME ~ /\.log$/ {
 		d = $2
 		sub(/^[^\/]*\/implementation\//, "", d)
 		skipped[key(d)] = 1
+	} else if ($1 == "missing" && $3 == "in" && $4 ~ /\/implementation\/crypto_hash\//) {
+		d = $4
+		sub(/^[^\/]*\/implementation\//, "", d)
+		missing[key(d)] = $2
 	} else if (NF >= 4 && $2 ~ /^crypto_hash\/[^\/]+\/./) # abi implementation security line
 		seen(key($2), norm(words(4)), $3)
 	next
@@ -232,7 +258,8 @@ END {
 		else print "sc", a[1], a[2], "no result", "tried, but nothing of it in the data file"
 	}
 	for (i in skipped) print "sc", i, "*", "not run here", "its architectures file does not name this ABI"
-}' "$TMP"/steps/hash-*.log "$TMP"/steps/hash-*.data >"$TMP/sc.tsv"
+	for (i in missing) print "sc", i, "*", "subroutine missing", "do-part: missing " missing[i] " (no implementation of it built and kept)"
+}' "$TMP"/steps/crypto_hash-*.log "$TMP"/steps/crypto_hash-*.data >"$TMP/sc.tsv"
 
 # hashbench's verdicts from what kat-check printed: per implementation, a line per setting
 # ("  <compiler line>: PASS|FAIL|ERROR[ (in turns…)][: detail]"), its checksums, then
@@ -251,6 +278,8 @@ function verdict(result, detail) {
 	if (detail ~ /^no implementation of .* that it calls passes/) return "what it calls fails"
 	return "error"
 }
+# a path in the build cache (<work>/supercop/<key>/crypto_hash/…) without the cache
+function bare(s) { gsub(/\/[^ :]*\/supercop\/[0-9a-f]+\//, "", s); return s }
 BEGIN { OFS = "\t" }
 /^  / && !/^  checksum(small|big): / {
 	s = substr($0, 3)
@@ -261,7 +290,7 @@ BEGIN { OFS = "\t" }
 	res[n] = rest
 	sub(/[ :].*/, "", res[n])
 	j = index(rest, ": ")
-	det[n] = j ? substr(rest, j + 2) : ""
+	det[n] = j ? bare(substr(rest, j + 2)) : ""
 	next
 }
 /^[^ ]+ \([^)]*\): / {
@@ -277,10 +306,10 @@ BEGIN { OFS = "\t" }
 		sub(/ .*/, "", r)
 		c = substr(rest, length(r) + 7)
 		d = ""
-		if ((j = index(c, ": ")) > 0) { d = substr(c, j + 2); c = substr(c, 1, j - 1) }
+		if ((j = index(c, ": ")) > 0) { d = bare(substr(c, j + 2)); c = substr(c, 1, j - 1) }
 		print "hb", k, norm(c), verdict(r, d), r (d != "" ? ": " d : "")
 	} else if (n == 0)
-		print "hb", k, "*", "error", rest
+		print "hb", k, "*", "error", bare(rest)
 	for (i = 1; i <= n; i++)
 		print "hb", k, line[i], verdict(res[i], det[i]), res[i] (det[i] != "" ? ": " det[i] : "")
 	n = 0
@@ -291,7 +320,7 @@ echo
 # order); an implementation neither side tried at any line gets one row, line '*'.
 sort -t "$(printf '\t')" -k2,2 -s "$TMP/sc.tsv" "$TMP/hb.tsv" |
 	awk -F '\t' '
-function cut(s) { return length(s) > 150 ? substr(s, 1, 147) "..." : s }
+function cut(s) { return length(s) > 200 ? substr(s, 1, 197) "..." : s }
 function side(s, impl, cw) {
 	if ((s SUBSEP impl SUBSEP cw) in v) return v[s, impl, cw]
 	if ((s SUBSEP impl SUBSEP "*") in v) return v[s, impl, "*"]
