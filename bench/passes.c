@@ -293,8 +293,11 @@ int hb_pass_headline(json_t **out, const char **state, json_t *entries, unsigned
 
 	*out = NULL;
 	*state = "unconfirmed";
+	/* a size whose every pass read 0 ticks a call (a counter too coarse for the call) has no
+	 * figure: an error record saying so, never an "ok" one without a headline */
 	if (hb_interval_of(&iv, entries, target_pct, floor) != 0)
-		return 0;
+		return hb_error_set("no pass measured more than 0 cycles a call (%zu %s)",
+			json_array_size(entries), json_array_size(entries) == 1 ? "pass" : "passes");
 	/* the fastest of every pass's figures (iv.best): what the machine did to one only ever
 	 * adds time */
 	used = json_array();

@@ -172,3 +172,14 @@ Test(interval, as_wide_as_the_machine_is_off_its_history)
 	json_decref(j);
 	json_decref(e);
 }
+
+Test(interval, passes_that_read_no_cycles_give_an_error_not_a_record_without_headline)
+{
+	static const double m[] = { 0, 0, 0 };
+	json_t *e = S_entries(m, "ccc", NULL, 3), *h = NULL;
+	const char *state = NULL;
+	cr_expect_neq(hb_pass_headline(&h, &state, e, 32, 2.0, NULL), 0);
+	cr_expect_null(h);
+	cr_expect_str_eq(hb_error_last(), "no pass measured more than 0 cycles a call (3 passes)");
+	json_decref(e);
+}
