@@ -25,7 +25,7 @@ void hb_sc_lib_clear(hb_sc_lib *l)
 
 /* Run argv, its output appended to *log; 0, or the exit status with its last words in *last: the
  * first line that names an error, else the last line it printed. */
-static int S_step(char **log, char **last, char *const *argv, const char *what)
+static int S_step_out(char **log, char **last, char *const *argv, const char *what, char **out)
 {
 	char *output = NULL, *more;
 	int status = hb_run_capture(&output, argv, S_BUILD_LIMIT);
@@ -50,8 +50,16 @@ static int S_step(char **log, char **last, char *const *argv, const char *what)
 			S_BUILD_LIMIT) : start && end > start ? hb_sprintf("%s: %.*s", what,
 			(int)(end - start), start) : hb_sprintf("%s failed (exit status %d)", what, status);
 	}
-	free(output);
+	if (out && status == 0)
+		*out = output;
+	else
+		free(output);
 	return status;
+}
+
+static int S_step(char **log, char **last, char *const *argv, const char *what)
+{
+	return S_step_out(log, last, argv, what, NULL);
 }
 
 /* The compiler line split at its first blank: the compiler, then its options. */
@@ -68,8 +76,7 @@ static char **S_keccak_targets(const char *tree, const char *line, char **log, c
 	char *script = hb_path_join(tree, "k-targets"), *output = NULL, *tok, *save = NULL;
 	char *argv[] = { (char *)"sh", script, (char *)hb_supercop_abi(), (char *)line, NULL };
 	hb_strlist t = { 0 };
-	if (S_step(log, last, argv, "k-targets") == 0 &&
-		hb_run_capture(&output, argv, S_BUILD_LIMIT) == 0)
+	if (S_step_out(log, last, argv, "k-targets", &output) == 0)
 		for (tok = strtok_r(output, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save))
 			hb_strlist_add(&t, hb_strdup(tok));
 	free(output);
