@@ -246,7 +246,7 @@ static hg_node *S_head(hg_arena *a, hg_node *body, const char *const *head, cons
 {
 	hg_node *t = hg_add(a, body, HG_TABLE), *row = hg_add(a, t, HG_ROW);
 	size_t k;
-	t->cls = "compare";
+	t->cls = "compare sortable";
 	t->title = label;
 	for (k = 0; head[k]; k++)
 		hg_add_cell(a, row, head[k], num[k]);

@@ -238,6 +238,7 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	S_intro(a, body, s, rows, n);
 	qsort(prims, nprims, sizeof(S_prim), S_cmp_prim);
 	t = hg_add_table(a, body, head, num);
+	t->cls = "sortable";
 	t->title = "Cycles per byte of each primitive's fastest implementation";
 	hg_unit_header(a, s, t);
 	for (i = 0; i < nprims; i++)

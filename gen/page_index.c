@@ -133,6 +133,7 @@ hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 	}
 	hg_add_text(a, para, ".");
 	t = hg_add(a, body, HG_TABLE);
+	t->cls = "sortable";
 	row = hg_add(a, t, HG_ROW);
 	hg_add_cell(a, row, "algorithm", 0);
 	hg_add_cell(a, row, "name", 0);
@@ -183,6 +184,7 @@ hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const 
 	}
 	hg_add_heading(a, body, 2, "Algorithms");
 	t = hg_add(a, body, HG_TABLE);
+	t->cls = "sortable";
 	row = hg_add(a, t, HG_ROW);
 	hg_add_cell(a, row, "algorithm", 0);
 	hg_add_cell(a, row, "name", 0);

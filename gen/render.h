@@ -21,8 +21,14 @@ int hg_render_html(char **out, size_t *len, const hg_page *page, const void *tem
  * -1 when a write failed (f's error then says why) or the page could not be serialised. */
 int hg_render_md_to(FILE *f, const hg_page *page);
 int hg_render_html_to(FILE *f, const hg_page *page, const void *template);
+/* The script that sorts and filters the tables of class "sortable" (templates/tables.js), in
+ * the site's root beside style.css; a skeleton may load it from an element marked
+ * data-hg="script", whose src each page then points at. */
+#define HG_TABLES_JS "tables.js"
 /* Parse the skeleton once; NULL with the error stored when it lacks the marked elements. */
 void *hg_template_load(const char *path);
+/* Whether the skeleton loads the table script (an element marked data-hg="script"). */
+int hg_template_has_script(const void *template);
 void hg_template_free(void *template);
 
 /* ---- SVG charts: cycles/byte against message size for a page and a trace over time (chart.c),

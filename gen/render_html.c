@@ -18,8 +18,11 @@
  * spell. */
 #define S_MARK "hg-main-blocks"
 
-static const char *S_marks[] = { "title", "breadcrumb", "main", "footer", "stylesheet" };
-#define NMARKS 5
+/* the marks every skeleton has, then those it may have: the table script */
+static const char *S_marks[] = { "title", "breadcrumb", "main", "footer", "stylesheet",
+	"script" };
+#define NMARKS 6
+#define NREQUIRED 5
 
 static void S_find_marks(xmlNodePtr n, xmlNodePtr found[NMARKS])
 {
@@ -49,7 +52,7 @@ void *hg_template_load(const char *path)
 		return NULL;
 	}
 	S_find_marks(xmlDocGetRootElement(doc), found);
-	for (i = 0; i < NMARKS; i++) {
+	for (i = 0; i < NREQUIRED; i++) {
 		if (!found[i]) {
 			hg_error_set("%s: no element marked data-hg=\"%s\"", path, S_marks[i]);
 			xmlFreeDoc(doc);
@@ -57,6 +60,13 @@ void *hg_template_load(const char *path)
 		}
 	}
 	return doc;
+}
+
+int hg_template_has_script(const void *template)
+{
+	xmlNodePtr found[NMARKS] = { 0 };
+	S_find_marks(xmlDocGetRootElement((xmlDocPtr)template), found);
+	return found[5] != NULL;
 }
 
 void hg_template_free(void *template)
@@ -358,8 +368,16 @@ static xmlOutputBufferPtr S_skeleton(htmlDocPtr doc, const hg_page *page, size_t
 	strcat(href, "style.css");
 	xmlSetProp(found[4], X("href"), X(href));
 	free(href);
+	if (found[5]) {
+		href = malloc(strlen(page->root) + sizeof(HG_TABLES_JS));
+		strcpy(href, page->root);
+		strcat(href, HG_TABLES_JS);
+		xmlSetProp(found[5], X("src"), X(href));
+		free(href);
+	}
 	for (i = 0; i < NMARKS; i++)
-		xmlUnsetProp(found[i], X("data-hg"));
+		if (found[i])
+			xmlUnsetProp(found[i], X("data-hg"));
 	/* UTF-8 as the skeleton's meta says: the characters as they are, not named entities (a
 	 * document with an encoding keeps them; a buffer without an encoder copies them) */
 	if (!doc->encoding)

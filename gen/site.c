@@ -36,6 +36,7 @@ typedef struct {
 	hg_texts tx;
 	void *template;
 	char *css, *generator;
+	char *js;              /* the table script; NULL: the skeleton loads none */
 	char global[65];    /* digest of the generator and the templates the pages use */
 	int in_place;       /* a rebuild: tmp holds the changes to --out */
 	char *cache_dir;    /* the rebuild cache beside --out */
@@ -181,7 +182,9 @@ static int S_load_templates(S_build *b)
 		return -1;
 	if (S_read_template(&b->css, o->templates_dir, "style.css") != 0 ||
 		S_read_template((char **)&b->tx.attribution, o->templates_dir, "attribution.md") != 0 ||
-		S_read_template((char **)&b->tx.method, o->templates_dir, "method.md") != 0)
+		S_read_template((char **)&b->tx.method, o->templates_dir, "method.md") != 0 ||
+		(hg_template_has_script(b->template) &&
+		S_read_template(&b->js, o->templates_dir, HG_TABLES_JS) != 0))
 		return -1;
 	b->generator = o->generator ? hg_xstrdup(o->generator) :
 		hg_xprintf("hashgen %s (git %s)", HG_VERSION, HB_GIT_COMMIT);
@@ -593,6 +596,11 @@ static int S_style_and_sitemap(S_build *b)
 	char *path = hg_xprintf("%s/style.css", b->tmp);
 	int rc = hg_write_with_gz(path, b->css, strlen(b->css));
 	free(path);
+	if (rc == 0 && b->js) {
+		path = hg_xprintf("%s/%s", b->tmp, HG_TABLES_JS);
+		rc = hg_write_with_gz(path, b->js, strlen(b->js));
+		free(path);
+	}
 	if (rc != 0)
 		return -1;
 	qsort(b->pages, b->npages, sizeof(char *), hg_cmp_str);
@@ -687,6 +695,7 @@ static void S_finish(S_build *b, int rc)
 	hg_cmeta_clear(&b->meta);
 	hg_cmeta_clear(&b->meta_old);
 	free(b->css);
+	free(b->js);
 	free((char *)b->tx.attribution);
 	free((char *)b->tx.method);
 	free(b->generator);

@@ -19,7 +19,12 @@ the comparison page holding both corpora, and fails when
     impact serious or critical (printed with its rule id and target);
   * at 1280 px, a table of the comparison page does not fit: a wrapper of it scrolls sideways, it
     is wider than the viewport, or one of its rows is taller than two lines of text (twice the
-    cells' computed line height plus their padding and borders).
+    cells' computed line height plus their padding and borders);
+  * the sortable tables (templates/tables.js), driven with real clicks and typing
+    (tables_check.py): a click on the comparison page's cycles/byte header does not sort its rows
+    by that number, or a second click does not reverse them; typing into the front page's filter
+    leaves other rows than those holding the text; with script disabled, a row is missing or out
+    of its order, or a sort button or filter box shows.
 
 Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe: fd 3 in, fd 4
 out, NUL-terminated JSON), with the standard library only.  Plain command-line runs are not
@@ -61,6 +66,8 @@ import time
 import urllib.parse
 import xml.etree.ElementTree as ET
 import zlib
+
+import tables_check
 
 SKIP = 77
 CHROMIUM_TIMEOUT = 60.0     # seconds for one Chromium run, start to close
@@ -478,6 +485,31 @@ def run_page(chromium, work, tag, url, width, mobile, shot_path, axe=None):
     finally:
         b.close()
     return out
+
+
+def run_drive(chromium, work, tag, url, width, drive, scripts=True):
+    """Opens url at width (script disabled when not scripts) and returns what drive(browser)
+    returns, with "error" when the page could not be driven."""
+    b = Browser(chromium, os.path.join(work, "profiles", tag),
+                os.path.join(work, "logs", tag + ".stderr"), width)
+    try:
+        b.start()
+        if not scripts:
+            b.call("Emulation.setScriptExecutionDisabled", {"value": True})
+        why = b.load(url, width, False)
+        if why:
+            return {"error": why}
+        out = drive(b)
+        console = b.errors()
+        if console:
+            out["error"] = "; ".join(console)
+        return out
+    except StartError:
+        raise
+    except Exception as e:  # noqa: BLE001 -- reported as a failed check, with the reason
+        return {"error": "%s: %s" % (type(e).__name__, e)}
+    finally:
+        b.close()
 
 
 # ------------------------------------------------------------------------------------------
@@ -987,10 +1019,20 @@ def main():
             jobs[(page, width)] = (tag, file_url(os.path.join(root, rel)),
                                    width, mobile, os.path.join(work, "shots", tag + ".png"), axe)
 
+    # the sortable tables, driven: (key, page, drive, scripts)
+    header, typed = "cycles/byte at 65536 B", "hash-15"
+    drives = [("sort", "x86_1/compare.html", lambda b: tables_check.drive_sort(b, header), True),
+              ("filter", "index.html", lambda b: tables_check.drive_filter(b, typed), True),
+              ("static-compare", "x86_1/compare.html", tables_check.drive_static, False),
+              ("static-index", "index.html", tables_check.drive_static, False)]
+    for key, rel, drive, scripts in drives:
+        jobs[("drive", key)] = ("drive-" + key, file_url(os.path.join(site, rel)), 1280, drive,
+                                scripts)
+
     runs = {"empty": empty}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {pool.submit(run_page, args.chromium, work, *job): key
-                   for key, job in jobs.items()}
+        futures = {pool.submit(run_drive if key[0] == "drive" else run_page, args.chromium,
+                               work, *job): key for key, job in jobs.items()}
         for fut in concurrent.futures.as_completed(futures):
             key = futures[fut]
             try:
@@ -1028,6 +1070,20 @@ def main():
             chart_urls.update(c["url"] for c in probe["charts"])
             judge_shot(res, name, run)
         judge_series(res, page, chart_urls, root)
+
+    for key, rel, _, _ in drives:
+        out, name = runs[("drive", key)], "%s @1280 (driven)" % rel
+        with open(os.path.join(site, rel), encoding="utf-8") as fh:
+            text = fh.read()
+        if not res.check(not out.get("error"), name + ": opens and is driven without errors",
+                         out.get("error", "")):
+            continue
+        if key == "sort":
+            tables_check.judge_sort(res, name, out, header, text)
+        elif key == "filter":
+            tables_check.judge_filter(res, name, out, typed, text)
+        else:
+            tables_check.judge_static(res, name, out, text)
 
     log("screenshots in %s; took %.1f s" % (os.path.join(work, "shots"), time.monotonic() - t0))
     print("%d passed, %d failed" % (res.passed, res.failed))
