@@ -81,6 +81,7 @@ static S_prim *S_prims(const hg_fig *const *rows, size_t n, size_t *nprims)
 static void S_primitive_cell(hg_arena *a, hg_node *row, const char *alg, const char *inst)
 {
 	hg_node *c = hg_add(a, row, HG_CELL);
+	c->cls = "name"; /* one line: "litchi_256 (hash-15)" */
 	hg_add_link(a, c, hg_printf(a, "%s.html", alg), inst, NULL);
 	if (strcmp(alg, inst) != 0)
 		hg_add_textf(a, c, " (%s)", alg);
@@ -115,7 +116,7 @@ static void S_fastest_cell(hg_arena *a, hg_node *row, const S_prim *p, const hg_
 }
 
 static int S_row(hg_arena *a, hg_node *t, const S_prim *p, size_t rank,
-	const hg_fig *const *rows)
+	const hg_fig *const *rows, const hg_compiler_names *cn)
 {
 	const hg_fig *any = rows[p->first];
 	hg_node *row = hg_add(a, t, HG_ROW), *c;
@@ -127,7 +128,7 @@ static int S_row(hg_arena *a, hg_node *t, const S_prim *p, size_t rank,
 	S_fastest_cell(a, row, p, rows);
 	c = hg_add(a, row, HG_CELL);
 	if (p->best && p->best->compiler)
-		hg_add_code(a, c, p->best->compiler)->cls = "compiler";
+		hg_add_compiler(a, c, cn, p->best->compiler);
 	else
 		hg_add_text(a, c, "—");
 	for (k = 0; k < HG_EBASH_NSIZES; k++)
@@ -144,6 +145,7 @@ typedef struct {
 	size_t nprims;
 	const hg_fig *const *rows;
 	const char *const *untimed;
+	const hg_compiler_names *cn;
 } S_table_rows;
 
 static int S_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
@@ -153,7 +155,7 @@ static int S_later(void *ctx, size_t i, hg_arena *a, hg_node *t)
 	size_t k;
 
 	if (i < r->nprims)
-		return S_row(a, t, &r->prims[i], r->rank[i], r->rows);
+		return S_row(a, t, &r->prims[i], r->rank[i], r->rows, r->cn);
 	row = hg_add(a, t, HG_ROW);
 	hg_add_cell(a, row, "—", 1);
 	S_primitive_cell(a, row, r->untimed[i - r->nprims], r->untimed[i - r->nprims]);
@@ -227,6 +229,7 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	size_t *rank = hg_alloc(a, (nprims + 1) * sizeof(*rank));
 	const char **untimed = hg_alloc(a, (nids + 1) * sizeof(*untimed));
 	size_t nuntimed;
+	hg_compiler_names *cn;
 	int used;
 
 	(void)d;
@@ -238,7 +241,7 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	S_intro(a, body, s, rows, n);
 	qsort(prims, nprims, sizeof(S_prim), S_cmp_prim);
 	t = hg_add_table(a, body, head, num);
-	t->cls = "sortable";
+	t->cls = "ebash sortable";
 	t->title = "Cycles per byte of each primitive's fastest implementation";
 	hg_unit_header(a, s, t);
 	for (i = 0; i < nprims; i++)
@@ -251,8 +254,12 @@ hg_page *hg_page_ebash(const hg_data *d, const hg_system *s, const hg_fig *const
 	r->nprims = nprims;
 	r->rows = rows;
 	r->untimed = untimed;
+	r->cn = cn = hg_compiler_names_new(a);
+	for (i = 0; i < nprims; i++)
+		hg_compiler_names_add(a, cn, kept[i].best ? kept[i].best->compiler : NULL);
 	/* the marks for the legend under the table */
 	used = hg_table_later_flags(a, t, S_later, r, nprims + nuntimed);
+	hg_compiler_legend(a, body, cn);
 	hg_marks_legend(a, body, used, s->spread_limit_pct, NULL);
 	hg_add_downloads(a, body, s, "the record each comes from, its SUPERCOP path and compiler "
 		"setting, and its SHA-256");

@@ -77,6 +77,7 @@ void hg_env_rows(hg_arena *a, hg_node *parent, const hg_system *s)
 void hg_add_instance_cell(hg_arena *a, hg_node *row, const char *instance, const char *impl)
 {
 	hg_node *c = hg_add(a, row, HG_CELL);
+	c->cls = "name"; /* one line: "sha256 (ref)" */
 	hg_add_code(a, c, instance);
 	if (strcmp(impl, "reference") != 0)
 		hg_add_textf(a, c, " (%s)", impl);

@@ -98,7 +98,8 @@ void hg_supercop_basic(hg_arena *a, hg_node *body, const char *id, const hg_entr
 
 /* The settings tried on one implementation, when there were several; try's figure is read
  * from the counter of the system's architecture, and converted and named as its figures are. */
-static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k, const hg_system *s)
+static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k, const hg_system *s,
+	const hg_compiler_names *cn)
 {
 	static const char *head[] = { "compiler", "checksumsmall", "checksumbig",
 		"cycles at 1536 B (try)", "result", NULL };
@@ -115,7 +116,7 @@ static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k, const hg_sys
 	for (i = 0; i < m->nsettings; i++) {
 		const hg_sc_setting *st = &m->settings[i];
 		hg_node *row = hg_add(a, t, HG_ROW), *c = hg_add(a, row, HG_CELL);
-		hg_add_code(a, c, st->compiler)->cls = "compiler";
+		hg_add_compiler(a, c, cn, st->compiler);
 		if (m->compiler && strcmp(m->compiler, st->compiler) == 0)
 			hg_add_text(a, c, " (chosen)");
 		else if (st->within_noise)
@@ -132,12 +133,13 @@ static void S_settings(hg_arena *a, hg_node *body, const hg_kat *k, const hg_sys
 }
 
 /* The setting an implementation was built with: the chosen one, else the one tried. */
-static void S_compiler_cell(hg_arena *a, hg_node *c, const hg_sc_impl *m)
+static void S_compiler_cell(hg_arena *a, hg_node *c, const hg_sc_impl *m,
+	const hg_compiler_names *cn)
 {
 	if (m && m->compiler) {
-		hg_add_code(a, c, m->compiler)->cls = "compiler";
+		hg_add_compiler(a, c, cn, m->compiler);
 	} else if (m && m->nsettings == 1) {
-		hg_add_code(a, c, m->settings[0].compiler)->cls = "compiler";
+		hg_add_compiler(a, c, cn, m->settings[0].compiler);
 	} else if (m && m->nsettings) {
 		hg_add_textf(a, c, "none of %zu settings passed", m->nsettings);
 	} else {
@@ -146,7 +148,8 @@ static void S_compiler_cell(hg_arena *a, hg_node *c, const hg_sc_impl *m)
 }
 
 /* One row per checksum file of a summary (one row when it has none). */
-static void S_checksum_rows(hg_arena *a, hg_node *t, const hg_kat *k)
+static void S_checksum_rows(hg_arena *a, hg_node *t, const hg_kat *k,
+	const hg_compiler_names *cn)
 {
 	const hg_sc_impl *m = k->supercop;
 	size_t i, n = m ? m->nfiles : 0;
@@ -156,7 +159,7 @@ static void S_checksum_rows(hg_arena *a, hg_node *t, const hg_kat *k)
 		const hg_katfile *f = n ? &m->files[i] : NULL;
 		hg_node *row = hg_add(a, t, HG_ROW), *c = hg_add(a, row, HG_CELL);
 		hg_add_code(a, c, k->implementation);
-		S_compiler_cell(a, hg_add(a, row, HG_CELL), m);
+		S_compiler_cell(a, hg_add(a, row, HG_CELL), m, cn);
 		hg_add_cell(a, row, f ? f->name : "—", 0);
 		hg_add_cell(a, row, !f ? "—" : f->expected ? hg_fmt_sha_short(b, sizeof(b), f->expected) :
 			"none", 0);
@@ -271,12 +274,21 @@ void hg_supercop_kat(hg_arena *a, hg_node *body, const hg_system *s, const hg_en
 		p = hg_add(a, body, HG_PARA);
 		hg_add_warning(a, p, "No KAT summary for this primitive on this system.");
 	} else {
+		hg_compiler_names *cn = hg_compiler_names_new(a);
+		for (i = 0; i < nkats; i++) {
+			const hg_sc_impl *m = kats[i]->supercop;
+			size_t k;
+			hg_compiler_names_add(a, cn, m ? m->compiler : NULL);
+			for (k = 0; m && k < m->nsettings; k++)
+				hg_compiler_names_add(a, cn, m->settings[k].compiler);
+		}
 		t = hg_add_table(a, body, head, NULL);
 		for (i = 0; i < nkats; i++)
-			S_checksum_rows(a, t, kats[i]);
+			S_checksum_rows(a, t, kats[i], cn);
+		hg_compiler_legend(a, body, cn);
 		for (i = 0; i < nkats; i++)
 			if (kats[i]->supercop && kats[i]->supercop->nsettings > 1)
-				S_settings(a, body, kats[i], s);
+				S_settings(a, body, kats[i], s, cn);
 	}
 	S_unverified(a, body, kats, nkats);
 	if (!pr || !pr->nnot_run)

@@ -4,8 +4,8 @@
  * parts they share: the prose of templates/ (prose.c), tables and warnings (page_parts.c), the
  * headline's marks (page_headline.c), memory (page_memory.c), the machine-speed trace
  * (page_sentinel.c), a system another tool measured (imported_site.c), a SUPERCOP primitive
- * (page_supercop.c) and the eBASH-style table of a system (page_ebash.c). Nothing here knows the
- * site's files. */
+ * (page_supercop.c, its compiler lines named short by compiler_names.c) and the eBASH-style table
+ * of a system (page_ebash.c). Nothing here knows the site's files. */
 #ifndef HG_PAGES_H
 #define HG_PAGES_H
 
@@ -53,6 +53,23 @@ void hg_env_rows(hg_arena *a, hg_node *parent, const hg_system *s);
  * it compares with SHA256SUMS); returns the sha256 cell. */
 hg_node *hg_evidence_row(hg_arena *a, hg_node *t, const hg_system *s, const hg_evfile *f,
 	const char *inst, const char *item);
+
+/* ---- SUPERCOP's compiler lines named short in tables (compiler_names.c) ---- */
+
+/* The compiler lines a page shows, collected before its tables are made. */
+typedef struct hg_compiler_names hg_compiler_names;
+hg_compiler_names *hg_compiler_names_new(hg_arena *a);
+/* Add line (NULL: nothing; each line once). */
+void hg_compiler_names_add(hg_arena *a, hg_compiler_names *cn, const char *line);
+/* The short name of line among cn's: the compiler and its -O and -m options other than
+ * -march=native and -mtune=native ("gcc -O3"); the whole line where two lines of cn would share
+ * a name. */
+const char *hg_compiler_name(hg_arena *a, const hg_compiler_names *cn, const char *line);
+/* <code class="compiler" title="LINE">NAME</code> into parent. */
+hg_node *hg_add_compiler(hg_arena *a, hg_node *parent, const hg_compiler_names *cn,
+	const char *line);
+/* Under a table: each short name of cn with its whole line ("`gcc -O3` is `gcc -march=…`"). */
+void hg_compiler_legend(hg_arena *a, hg_node *body, const hg_compiler_names *cn);
 
 /* ---- the unit of a system's figures on its pages (page_units.c) ---- */
 

@@ -94,6 +94,8 @@ static void S_inline(xmlNodePtr parent, const hg_node *n)
 		break;
 	case HG_CODE:
 		e = S_el(parent, "code", n->cls);
+		if (n->title) /* the whole of what the code names short */
+			xmlNewProp(e, X("title"), X(n->title));
 		xmlAddChild(e, xmlNewText(X(n->text)));
 		break;
 	case HG_LINK:

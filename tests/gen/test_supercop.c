@@ -15,6 +15,9 @@
 #define TEMPLATES HBT_SOURCE_DIR "/templates"
 #define O3 "gcc -march=native -mtune=native -O3 -fwrapv -fPIC -fPIE -gdwarf-4 -Wall"
 #define O2 "gcc -march=native -mtune=native -O2 -fwrapv -fPIC -fPIE -gdwarf-4 -Wall"
+/* their short names in tables (the whole lines in the legend under the table) */
+#define O3S "gcc -O3"
+#define O2S "gcc -O2"
 
 static void S_opts(hg_site_opts *o, const char *data, const char *site, FILE *w)
 {
@@ -76,20 +79,24 @@ Test(supercop, section_3_shows_both_checksums_expected_and_obtained)
 {
 	char *md = S_page("x86_1/sha256.md"), *s3 = S_section(md, "## 3. Functional testing");
 	/* ref passes both at the setting chosen, checksums as 16 hex digits and … */
-	EXPECT_HAS(s3, "| `ref` | `" O3 "` | checksumsmall | d4ab7e3f2b2e91c8… | d4ab7e3f2b2e91c8… | "
+	EXPECT_HAS(s3, "| `ref` | `" O3S "` | checksumsmall | d4ab7e3f2b2e91c8… | d4ab7e3f2b2e91c8… | "
 		"PASS |");
-	EXPECT_HAS(s3, "| `ref` | `" O3 "` | checksumbig | 8f0c1e6a7d2b3c4e… | 8f0c1e6a7d2b3c4e… | "
+	EXPECT_HAS(s3, "| `ref` | `" O3S "` | checksumbig | 8f0c1e6a7d2b3c4e… | 8f0c1e6a7d2b3c4e… | "
 		"PASS |");
 	/* sphlib: checksumsmall passes, checksumbig differs, named at the setting it was tried at */
-	EXPECT_HAS(s3, "| `sphlib` | `" O3 "` | checksumsmall | d4ab7e3f2b2e91c8… | "
+	EXPECT_HAS(s3, "| `sphlib` | `" O3S "` | checksumsmall | d4ab7e3f2b2e91c8… | "
 		"d4ab7e3f2b2e91c8… | PASS |");
-	EXPECT_HAS(s3, "| `sphlib` | `" O3 "` | checksumbig | 8f0c1e6a7d2b3c4e… | 0badc0de00112233… | "
-		"**FAIL**: checksumbig differs |");
+	EXPECT_HAS(s3, "| `sphlib` | `" O3S "` | checksumbig | 8f0c1e6a7d2b3c4e… | "
+		"0badc0de00112233… | **FAIL**: checksumbig differs |");
 	EXPECT_HAS(s3, "SUPERCOP 20260330's own procedure");
 	/* the settings tried on ref, the faster one chosen, with try's cycles */
 	EXPECT_HAS(s3, "### Compiler settings tried: sha256 (ref)");
-	EXPECT_HAS(s3, "| `" O3 "` (chosen) | d4ab7e3f2b2e91c8… | 8f0c1e6a7d2b3c4e… | 21704 | PASS |");
-	EXPECT_HAS(s3, "| `" O2 "` | d4ab7e3f2b2e91c8… | 8f0c1e6a7d2b3c4e… | 23311 | PASS |");
+	EXPECT_HAS(s3, "| `" O3S "` (chosen) | d4ab7e3f2b2e91c8… | 8f0c1e6a7d2b3c4e… | 21704 | "
+		"PASS |");
+	EXPECT_HAS(s3, "| `" O2S "` | d4ab7e3f2b2e91c8… | 8f0c1e6a7d2b3c4e… | 23311 | PASS |");
+	/* a row stays one line: each setting named short, its whole line under the KAT table */
+	EXPECT_HAS(s3, "Compiler settings, named short above: `" O3S "` is `" O3 "`; `" O2S
+		"` is `" O2 "`.");
 	cr_expect_null(strstr(s3, "Compiler settings tried: sha256 (sphlib)"),
 		"one setting tried: no table of settings");
 	/* the implementation not run here, with its reason */
@@ -129,8 +136,11 @@ Test(supercop, the_ebash_table_has_a_row_per_primitive_linked_to_its_page)
 	EXPECT_HAS(md, "| primitive | fastest implementation | compiler | long | 4096 | 1536 | 576 | "
 		"64 | 8 |");
 	/* the SUPERCOP primitive: its fastest implementation, its compiler, every eBASH length */
-	EXPECT_HAS(md, "| [sha256](sha256.html) | `ref` | `" O3 "` | 10.50 ± 0.04 | 10.88 ± 0.04 | "
+	EXPECT_HAS(md, "| [sha256](sha256.html) | `ref` | `" O3S "` | 10.50 ± 0.04 | 10.88 ± 0.04 | "
 		"11.50 ± 0.05 | 12.8 ± 0.1 | 27.1 ± 0.1 | 160.3 ± 0.6 |");
+	/* the compiler named short, its whole line in the cell's title and under the table */
+	EXPECT_HAS(md, "Compiler settings, named short above: `" O3S "` is `" O3 "`.");
+	EXPECT_HAS(html, "<code class=\"compiler\" title=\"" O3 "\">" O3S "</code>");
 	/* the NGCC candidate's instances: measured at 65536 B only, no compiler setting */
 	EXPECT_HAS(md, "| [litchi_256](hash-15.html) (hash-15) | `reference` | — | 9.21 ± 0.04 | — | — | "
 		"— | — | — |");
@@ -248,8 +258,8 @@ Test(supercop, lines_timed_in_turns_are_named_within_noise_of_the_chosen)
 	path = hb_path_join(site, "x86_1/sha256.md");
 	cr_assert_eq(hg_read_file(&page, &len, path), 0, "%s", hg_error_last());
 	s3 = S_section(page, "## 3");
-	EXPECT_HAS(s3, "| `" O3 "` (chosen) 1.000× (1.000–1.000) the fastest by try, in turns |");
-	EXPECT_HAS(s3, "| `" O2 "` (within noise of the chosen) 1.004× (0.998–1.009) the fastest by "
+	EXPECT_HAS(s3, "| `" O3S "` (chosen) 1.000× (1.000–1.000) the fastest by try, in turns |");
+	EXPECT_HAS(s3, "| `" O2S "` (within noise of the chosen) 1.004× (0.998–1.009) the fastest by "
 		"try, in turns |");
 	free(s3);
 	free(page);
