@@ -20,9 +20,9 @@
  * 10: a folder, one file per page and the build's own digests in "meta"; 11: a page's file
  * in two parts, what a rebuild reads of every page (its files and spanning rows, the length of
  * which the P line gives) and then its other rows, with the order of all its rows; 12: a row's
- * paired ratio to its campaign's anchor. A cache of another version is ignored (the build is then
- * a clean one). */
-#define MAGIC "hashgen-cache 12"
+ * paired ratio to its campaign's anchor; 13: the page's KAT results counted (hg_kat_tally), for
+ * the site's index. A cache of another version is ignored (the build is then a clean one). */
+#define MAGIC "hashgen-cache 13"
 
 static int S_cmp_file(const void *a, const void *b)
 {
@@ -391,7 +391,9 @@ int hg_cache_page_load(hg_cpage *p, const char *dir, const char *system, const c
 			if (S_get_fig(&rest, line) != 0)
 				goto out;
 		} else if (line[0] == 'P' && !head && sscanf(line, "P %4095s %4095s %64s %64s %llu %llu "
-				"%lld %zu", a, b, sha, own, &ino, &size, &mtime, &hlen) == 8 &&
+				"%lld %lld %lld %lld %zu", a, b, sha, own, &ino, &size, &mtime,
+				&p->kats[HG_KAT_PASSED], &p->kats[HG_KAT_UNVERIFIED],
+				&p->kats[HG_KAT_FAILED], &hlen) == 8 + HG_KAT_TALLY &&
 				strcmp(a, system) == 0 && strcmp(b, id) == 0 && strlen(sha) == 64 &&
 				strlen(own) == 64) {
 			memcpy(p->key, sha, 65);
@@ -542,8 +544,10 @@ static void S_put_page(FILE *f, const void *what, const void *list, size_t nfile
 		fputc(keep[i] ? 'S' : 'R', h);
 	fputs(p->nfigs ? "\n" : "-\n", h);
 	fclose(h);
-	fprintf(f, "P %s %s %s %s %llu %llu %lld %zu\n", p->system, p->id, p->key, p->own,
-		p->page_ino, p->page_size, p->page_mtime_ns, hlen);
+	/* the head's length last: the first read of the entry finds it there (S_read_entry) */
+	fprintf(f, "P %s %s %s %s %llu %llu %lld %lld %lld %lld %zu\n", p->system, p->id, p->key,
+		p->own, p->page_ino, p->page_size, p->page_mtime_ns, p->kats[HG_KAT_PASSED],
+		p->kats[HG_KAT_UNVERIFIED], p->kats[HG_KAT_FAILED], hlen);
 	fwrite(head, 1, hlen, f);
 	free(head);
 	for (i = 0; i < p->nfigs; i++)

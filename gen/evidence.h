@@ -360,6 +360,12 @@ typedef struct {
 	size_t nsystems;
 } hg_data;
 
+/* The KAT results of an algorithm's libraries, counted: passed, unverified (nothing to compare
+ * with), failed or did not build (FAIL, ERROR); SKIPPED is not counted. */
+enum { HG_KAT_PASSED, HG_KAT_UNVERIFIED, HG_KAT_FAILED, HG_KAT_TALLY };
+/* Add the results of kats[0..n) to out. */
+void hg_kat_tally(long long out[HG_KAT_TALLY], const hg_kat *kats, size_t n);
+
 int hg_data_load(hg_data **out, const char *data_dir);
 void hg_data_free(hg_data *d);
 const hg_entry *hg_data_entry(const hg_data *d, const char *id);

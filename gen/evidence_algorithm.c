@@ -375,3 +375,17 @@ int hg_sysalg_load(hg_sysalg *out, const hg_data *d, const hg_system *s, const c
 	hg_evidence_missing(&out->files, &out->nfiles, s, id, out->sums, out->nsums);
 	return 0;
 }
+
+void hg_kat_tally(long long out[HG_KAT_TALLY], const hg_kat *kats, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		const char *r = kats[i].result ? kats[i].result : "";
+		if (strcmp(r, "PASS") == 0)
+			out[HG_KAT_PASSED]++;
+		else if (strcmp(r, "UNVERIFIED") == 0)
+			out[HG_KAT_UNVERIFIED]++;
+		else if (strcmp(r, "SKIPPED") != 0)
+			out[HG_KAT_FAILED]++;
+	}
+}

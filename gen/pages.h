@@ -161,10 +161,28 @@ typedef struct {
 hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	const hg_sysalg *sa, const hg_yardsticks *y, const hg_texts *t, const hg_sysfigs *all,
 	size_t nall, int chart);
+/* What the site's index shows of a system beyond its headlines, read back from its pages. */
+typedef struct {
+	const hg_fig *const *rows; /* the rows the outputs spanning the field read */
+	size_t nrows;
+	long long kats[HG_KAT_TALLY]; /* its libraries' KAT results, counted */
+} hg_front_sys;
+
 /* headlines[system * nids + algorithm]: the row of each algorithm's headline on each system
- * (hg_figs_headline), NULL where there is none. */
+ * (hg_figs_headline), NULL where there is none; sys[system]: the rest the index shows of it. */
 hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
-	const hg_fig *const *headlines, const hg_texts *t);
+	const hg_fig *const *headlines, const hg_front_sys *sys, const hg_texts *t);
+
+/* ---- the front page's account of the site (page_front.c) ---- */
+
+/* What the site is and how to check it: two paragraphs. */
+void hg_front_intro(hg_arena *a, hg_node *body, const hg_data *d);
+/* "Systems": one row each, its processor, counter and unit, OS and compiler, campaign, profile,
+ * algorithms, implementations verified, unverified, failed and not run, and its pages. */
+void hg_front_systems(hg_arena *a, hg_node *body, const hg_data *d, const hg_front_sys *sys);
+/* "The fastest on each system": per digest length, each system's fastest implementations with
+ * their intervals and ranks as its comparison page gives them; returns the marks used. */
+int hg_front_field(hg_arena *a, hg_node *body, const hg_data *d, const hg_front_sys *sys);
 hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const *ids,
 	size_t nids, const hg_fig *const *headlines, const hg_texts *t);
 hg_page *hg_page_method(const hg_data *d, const hg_system *s, const hg_texts *t);

@@ -515,25 +515,33 @@ static int S_system_pages(S_build *b)
 	return 0;
 }
 
-/* The site's index and each system's, from the headlines of every page read back once. */
+/* The site's index and each system's, from the headlines of every page read back once, and each
+ * system's rows the spanning outputs read (the fastest of each system, on the site's index). */
 static int S_index(S_build *b)
 {
-	size_t k;
-	const hg_fig **headlines = calloc(b->d->nsystems * b->nids + 1, sizeof(*headlines));
-	void *heads = headlines ? hg_algpages_headlines(b->ap, headlines) : NULL;
+	size_t k, nsys = b->d->nsystems;
+	const hg_fig **headlines = calloc(nsys * b->nids + 1, sizeof(*headlines));
+	hg_front_sys *sys = calloc(nsys + 1, sizeof(*sys));
+	void *heads = headlines && sys ? hg_algpages_headlines(b->ap, headlines) : NULL;
 	hg_page *p;
-	int rc;
-	if (!heads) {
-		free(headlines);
-		return headlines ? -1 : hg_error_set("out of memory");
+	int rc = heads ? 0 : headlines && sys ? -1 : hg_error_set("out of memory");
+	for (k = 0; k < nsys && rc == 0; k++) {
+		if (!(sys[k].rows = hg_algpages_rows(b->ap, k, &sys[k].nrows)))
+			rc = -1;
+		hg_algpages_kats(b->ap, k, sys[k].kats);
 	}
-	p = hg_page_index(b->d, (const char *const *)b->ids, b->nids,
-		(const hg_fig *const *)headlines, &b->tx);
-	rc = hg_site_write_page(b->tmp, b->template, p, "index", HG_PAGE_STREAM);
-	hg_page_free(p);
-	for (k = 0; k < b->d->nsystems && rc == 0; k++)
+	if (rc == 0) {
+		p = hg_page_index(b->d, (const char *const *)b->ids, b->nids,
+			(const hg_fig *const *)headlines, sys, &b->tx);
+		rc = hg_site_write_page(b->tmp, b->template, p, "index", HG_PAGE_STREAM);
+		hg_page_free(p);
+	}
+	for (k = 0; k < nsys && rc == 0; k++)
 		rc = hg_site_system_index(b->tmp, b->template, b->d, k, &b->tx,
 			(const char *const *)b->ids, b->nids, (const hg_fig *const *)headlines);
+	for (k = 0; sys && k < nsys; k++)
+		free((void *)sys[k].rows);
+	free(sys);
 	free(heads);
 	free(headlines);
 	return rc;

@@ -48,6 +48,7 @@ typedef struct {
 	hg_spill_block span; /* the rows the spanning outputs read (hg_figs_spanning), set aside */
 	hg_spill_block headline; /* the page's headline row (hg_figs_headline), set aside */
 	char span_cmp[65], span_all[65]; /* its part of its system's spanning digests */
+	long long kats[HG_KAT_TALLY]; /* its KAT results counted, for the site's index */
 } S_job;
 
 struct hg_algpages {
@@ -198,6 +199,7 @@ static int S_try_reuse(hg_algpages *c, S_job *j, hg_scanned *sc, size_t nsc)
 	}
 	if (ok) {
 		j->own_reused = 1;
+		memcpy(j->kats, cp->kats, sizeof(j->kats));
 		j->figs = cp->figs;
 		j->nfigs = cp->nfigs;
 		j->figs_borrowed = 1;
@@ -268,6 +270,8 @@ static int S_own(hg_algpages *c, S_job *j)
 		return -1;
 	}
 	j->sa = sa;
+	memset(j->kats, 0, sizeof(j->kats));
+	hg_kat_tally(j->kats, sa->kats, sa->nkats);
 	if (S_file_warnings(c, j, sa->files, sa->nfiles) != 0)
 		return -1;
 	S_own_key(c, j, sa->files, sa->nfiles, sa->sums, sa->nsums);
@@ -372,6 +376,7 @@ static int S_done(hg_algpages *c, S_job *j, int written)
 		memcpy(e.own, j->own, 65);
 		e.figs = j->figs;
 		e.nfigs = j->nfigs;
+		memcpy(e.kats, j->kats, sizeof(e.kats));
 		rc = hg_cache_page_save(c->cache_out, &e, j->files, j->nfiles);
 	}
 	{
@@ -525,6 +530,15 @@ void *hg_algpages_headlines(const hg_algpages *c, const hg_fig **headlines)
 		headlines[c->jobs[at[m]].si * c->nids + c->jobs[at[m]].ai] = rows[m];
 	free(at);
 	return rows;
+}
+
+void hg_algpages_kats(const hg_algpages *c, size_t k, long long out[HG_KAT_TALLY])
+{
+	size_t i, r;
+	memset(out, 0, HG_KAT_TALLY * sizeof(*out));
+	for (i = 0; i < c->njobs; i++)
+		for (r = 0; c->jobs[i].si == k && r < HG_KAT_TALLY; r++)
+			out[r] += c->jobs[i].kats[r];
 }
 
 void hg_algpages_stale(const hg_algpages *c, char ***v, size_t *n)

@@ -164,6 +164,9 @@ const hg_fig **hg_algpages_rows(const hg_algpages *ap, size_t k, size_t *n);
  * headlines[system * nids + algorithm] (a page without one leaves its slot as it was); returns
  * the allocation that holds them, for free(), or NULL with the error set. */
 void *hg_algpages_headlines(const hg_algpages *ap, const hg_fig **headlines);
+/* The KAT results of system k's libraries, counted over its pages (hg_kat_tally's order), into
+ * out. */
+void hg_algpages_kats(const hg_algpages *ap, size_t k, long long out[HG_KAT_TALLY]);
 /* The files (relative to the site) a rebuild in place must remove: the charts of pages
  * rendered again without one. */
 void hg_algpages_stale(const hg_algpages *ap, char ***v, size_t *n);
@@ -196,6 +199,7 @@ typedef struct {
 	int all;                   /* 0: figs holds only the rows the spanning outputs read */
 	hg_cfile *files;           /* its evidence files, sorted by path */
 	size_t nfiles;
+	long long kats[HG_KAT_TALLY]; /* its libraries' KAT results, counted (hg_kat_tally) */
 } hg_cpage;
 
 /* The page's file in the cache folder dir, with all its rows or (all 0) only those the spanning

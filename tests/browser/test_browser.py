@@ -1090,7 +1090,7 @@ def main():
                 res.check(False, name + ": axe-core ran", "no result")
             else:
                 judge_axe(res, name, run["axe"])
-            if width == 1280 and kind in ("comparison", "table", "algorithm"):
+            if width == 1280 and kind in ("comparison", "table", "algorithm", "index"):
                 judge_fit(res, name, probe, {"comparison": 2, "table": 1}.get(kind))
             judge_compilers(res, name, probe)
             judge_charts(res, name, probe, kind, root)

@@ -156,7 +156,7 @@ Test(supercop, the_ebash_table_has_a_row_per_primitive_linked_to_its_page)
 	free(md);
 	free(html);
 	md = S_page("index.html");
-	EXPECT_HAS(md, "<a href=\"x86_1/ebash.html\">x86_1 eBASH table</a>");
+	EXPECT_HAS(md, "<a href=\"x86_1/ebash.html\">eBASH table</a>");
 	free(md);
 	md = S_page("x86_1/index.html");
 	EXPECT_HAS(md, "<a href=\"ebash.html\">x86_1 eBASH table</a>");
@@ -277,3 +277,29 @@ Test(supercop, lines_timed_in_turns_are_named_within_noise_of_the_chosen)
 	hg_rm_rf(root);
 	free(root);
 }
+
+Test(supercop, the_front_page_names_the_system_its_counts_and_the_fastest_of_each_length)
+{
+	char *html = S_page("index.html");
+	const char *fastest = strstr(html, "<h2>The fastest on each system</h2>"), *a, *b;
+	/* what the site is, and how to check it */
+	EXPECT_HAS(html, "the NGCC candidates and SUPERCOP's crypto_hash implementations side by "
+		"side, measured by hashbench on 1 system.");
+	EXPECT_HAS(html, "<code>cd data/x86_1 &amp;&amp; sha256sum -c SHA256SUMS</code>");
+	EXPECT_HAS(html, "<code>hashgen --check --data data --out site</code>");
+	/* the system: its processor, counter, campaign, and what became of its implementations:
+	 * sha256's ref passes, sphlib fails checksumbig, rust_sha2 was not run here */
+	EXPECT_HAS(html, "<td>12th Gen Intel(R) Core(TM) i7-12700 (x86-64)</td><td>perf-cycles "
+		"(cycles)</td>");
+	EXPECT_HAS(html, "<td>2026-09-25 10:02 – 2026-09-28 10:51 UTC</td><td>guide</td>"
+		"<td class=\"num\">2</td><td>3 verified, 1 failed, 1 not run here</td>");
+	/* the fastest of each digest length, ranked as the comparison page ranks them */
+	cr_assert_not_null(fastest, "no section of the fastest");
+	a = strstr(fastest, "<a href=\"x86_1/hash-15.html\">hash-15</a>");
+	b = strstr(fastest, "<a href=\"x86_1/sha256.html\">sha256</a>");
+	cr_expect(a && b && a < b && strstr(b, "10.50 ± 0.04"), "litchi_256 first, then sha256 "
+		"at 10.50 ± 0.04 cycles/byte: %s", fastest);
+	EXPECT_HAS(fastest, "<h3>512-bit digests</h3>");
+	free(html);
+}
+
