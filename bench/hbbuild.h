@@ -87,6 +87,10 @@ typedef struct {
  * out->error. */
 int hb_sc_lib_build(hb_sc_lib *out, const char *tree, const char *name, const char *work);
 void hb_sc_lib_clear(hb_sc_lib *l);
+/* The run starts now: a library that fails to build after this is not tried again by this run's
+ * processes (they share the failure, kept beside the library's cache); one that failed before is
+ * (called once by main, before any worker is forked). */
+void hb_sc_lib_run_start(void);
 
 /* The compiler lines for an implementation in language (c, cpp): file NULL, the tree's
  * okcompilers/<language>, its first line only; a folder (the tree's okcompilers/), every line of

@@ -696,6 +696,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		return S_usage_error("%s", "no command given");
+	hb_sc_lib_run_start();
 	cmd = argv[1];
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
 		fputs(hb_usage, stdout);

@@ -8,11 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hbbuild.h"
 
-#define S_BUILD_LIMIT 1800
+/* Crypto++ takes 15-20 minutes on two loaded cores, and more with more load */
+#define S_BUILD_LIMIT 3600
+
+static time_t S_run_start;
+
+void hb_sc_lib_run_start(void)
+{
+	S_run_start = time(NULL);
+}
 
 void hb_sc_lib_clear(hb_sc_lib *l)
 {
@@ -181,8 +191,10 @@ int hb_sc_lib_build(hb_sc_lib *out, const char *tree, const char *name, const ch
 {
 	int keccak = strcmp(name, "keccak") == 0;
 	char **lines = hb_sc_compilers(NULL, tree, keccak ? "c" : "cpp");
-	char *line, *key, *dir, *done, *lock, hex[17];
+	char *line, *key, *dir, *done, *failed, *lock, hex[17];
 	unsigned char md[32];
+	struct stat st;
+	time_t asked; /* failures since then are this run's */
 	int fd, rc;
 
 	memset(out, 0, sizeof(*out));
@@ -201,13 +213,24 @@ int hb_sc_lib_build(hb_sc_lib *out, const char *tree, const char *name, const ch
 	out->include_dir = hb_path_join(dir, "include");
 	out->archive = hb_sprintf("%s/lib%s.a", dir, name);
 	done = hb_path_join(dir, "hashbench-built");
+	failed = hb_path_join(dir, "hashbench-failed");
 	lock = hb_path_join(dir, "lock");
 	rc = hb_mkdir_p(out->include_dir);
 	/* one build at a time: kat-check's processes wait for the one building it */
+	asked = S_run_start ? S_run_start : time(NULL);
 	fd = rc == 0 ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
 	if (fd < 0 || flock(fd, LOCK_EX) != 0) {
 		out->error = hb_sprintf("%s: %s", lock, strerror(errno));
 		rc = HB_ERROR;
+	} else if (!hb_is_file(done) && stat(failed, &st) == 0 && st.st_mtime >= asked) {
+		/* it failed in this run: the run does not try it again (a later run does: the machine's
+		 * load may have been the cause) */
+		hb_buf b;
+		rc = HB_ERROR;
+		if (hb_file_read_raw(&b, failed) == 0) {
+			out->error = strndup((const char *)b.data, b.len);
+			hb_buf_free(&b);
+		}
 	} else if (!hb_is_file(done)) {
 		rc = keccak ? S_keccak(out, tree, line, dir) : S_cryptopp(out, tree, line, dir);
 		if (rc == 0) {
@@ -220,8 +243,10 @@ int hb_sc_lib_build(hb_sc_lib *out, const char *tree, const char *name, const ch
 			free(out->error);
 			out->error = NULL;
 			rc = hb_file_write_atomic(done, out->log, strlen(out->log));
-		} else if (!out->error) {
-			out->error = hb_strdup("it did not build");
+		} else {
+			if (!out->error)
+				out->error = hb_strdup("it did not build");
+			hb_file_write_atomic(failed, out->error, strlen(out->error));
 		}
 	}
 	if (fd >= 0)
@@ -244,6 +269,7 @@ int hb_sc_lib_build(hb_sc_lib *out, const char *tree, const char *name, const ch
 	free(key);
 	free(dir);
 	free(done);
+	free(failed);
 	free(lock);
 	return rc ? HB_ERROR : 0;
 }
