@@ -124,74 +124,95 @@ static int S_ranked(const hg_lib *l)
 	return l->f64k && (!l->any->kat || strcmp(l->any->kat, "PASS") == 0);
 }
 
+/* Of system libs' libraries in group g, the fastest (at most S_FASTEST) into top with their
+ * ranks among the whole group, as the comparison page gives them; returns how many. */
+static size_t S_top(const hg_fig **top, size_t *rank, const hg_lib *libs, size_t nlibs,
+	size_t g)
+{
+	const hg_fig **all = calloc(nlibs + 1, sizeof(*all));
+	size_t *ranks = calloc(nlibs + 1, sizeof(*ranks)), m = 0, n = 0, i, j;
+
+	for (i = 0; i < nlibs && n < S_FASTEST; i++) /* each group sorted fastest first */
+		if (libs[i].group == g && S_ranked(&libs[i]))
+			top[n++] = libs[i].f64k;
+	for (j = 0; all && ranks && j < nlibs; j++)
+		if (libs[j].group == g)
+			all[m++] = S_ranked(&libs[j]) ? libs[j].f64k : NULL;
+	if (all && ranks)
+		hg_ranks(ranks, all, m);
+	for (i = 0, j = 0; i < n; i++) {
+		while (all && ranks && j < m && all[j] != top[i])
+			j++;
+		rank[i] = all && ranks && j < m ? ranks[j] : 0;
+	}
+	free(all);
+	free(ranks);
+	return n;
+}
+
+/* The rows of system s's fastest in a group's table; returns their marks. */
+static int S_top_rows(hg_arena *a, hg_node *t, const hg_system *s, const hg_fig *const *top,
+	const size_t *rank, size_t n)
+{
+	size_t i;
+	int used = 0;
+	for (i = 0; i < n; i++) {
+		const hg_fig *f = top[i];
+		hg_node *row = hg_add(a, t, HG_ROW), *c = hg_add(a, row, HG_CELL);
+		hg_add_link(a, c, hg_printf(a, "%s/compare.html", s->name), s->name, NULL);
+		hg_add_cell(a, row, rank[i] ? hg_printf(a, "%zu", rank[i]) : "—", 1);
+		c = hg_add(a, row, HG_CELL);
+		hg_add_link(a, c, hg_printf(a, "%s/%s.html", s->name, f->algorithm), f->algorithm,
+			NULL);
+		hg_add_instance_cell(a, row, f->instance, f->implementation);
+		used |= hg_fig_cell(a, row, f, 0);
+		hg_add_cell(a, row, hg_printf(a, "%s/byte", f->unit), 0);
+	}
+	return used;
+}
+
+/* The section's heading and what its tables hold. */
+static void S_field_intro(hg_arena *a, hg_node *body, const hg_data *d)
+{
+	size_t k;
+	int ticks = 0;
+	for (k = 0; k < d->nsystems; k++)
+		ticks |= strcmp(hg_unit_name(&d->systems[k]), "cycles") != 0;
+	hg_add_heading(a, body, 2, "The fastest on each system");
+	hg_add_textf(a, hg_add(a, body, HG_PARA), "Per digest length, the %d fastest "
+		"implementations of each system by the headline figure at 65536 B, ranked as its "
+		"comparison page ranks them (figures within noise of each other share a rank; only "
+		"implementations whose KAT passed). Figures of different systems were taken on "
+		"different machines%s: compare them with care.", S_FASTEST,
+		ticks ? ", some in counter ticks, not cycles" : "");
+}
+
 int hg_front_field(hg_arena *a, hg_node *body, const hg_data *d, const hg_front_sys *sys)
 {
 	static const char *const head[] = { "system", "rank", "algorithm", "implementation",
 		"per byte at 65536 B", "unit", NULL };
 	static const int num[] = { 0, 1, 0, 0, 1, 0 };
 	hg_lib **libs = calloc(d->nsystems + 1, sizeof(*libs));
-	size_t *nlibs = calloc(d->nsystems + 1, sizeof(*nlibs)), g, k, i;
-	int used = 0, any = 0, ticks = 0;
+	size_t *nlibs = calloc(d->nsystems + 1, sizeof(*nlibs)), g, k;
+	int used = 0, any = 0;
 
-	for (k = 0; k < d->nsystems; k++)
-		ticks |= strcmp(hg_unit_name(&d->systems[k]), "cycles") != 0;
 	for (k = 0; k < d->nsystems && libs && nlibs; k++)
 		libs[k] = hg_libs_of(sys[k].rows, sys[k].nrows, &nlibs[k]);
 	for (g = 0; g < HG_NGROUPS && libs && nlibs; g++) {
 		hg_node *t = NULL;
 		for (k = 0; k < d->nsystems; k++) {
 			const hg_fig *top[S_FASTEST];
-			size_t rank[S_FASTEST], n = 0;
-			for (i = 0; i < nlibs[k] && n < S_FASTEST; i++)
-				if (libs[k][i].group == g && S_ranked(&libs[k][i]))
-					top[n++] = libs[k][i].f64k;
+			size_t rank[S_FASTEST], n = libs[k] ? S_top(top, rank, libs[k], nlibs[k], g) : 0;
 			if (!n)
 				continue;
-			if (!any++) {
-				hg_add_heading(a, body, 2, "The fastest on each system");
-				hg_add_textf(a, hg_add(a, body, HG_PARA), "Per digest length, the %d fastest implementations of each "
-					"system by the headline figure at 65536 B, ranked as its comparison page "
-					"ranks them (figures within noise of each other share a rank; only "
-					"implementations whose KAT passed). Figures of different systems were "
-					"taken on different machines%s: compare them with care.", S_FASTEST,
-					ticks ? ", some in counter ticks, not cycles" : "");
-			}
+			if (!any++)
+				S_field_intro(a, body, d);
 			if (!t) {
 				hg_add_heading(a, body, 3, hg_groups[g].heading);
 				t = hg_add_table(a, body, head, num);
 				t->title = hg_printf(a, "The fastest on each system: %s", hg_groups[g].heading);
 			}
-			/* ranks among the whole group, as the comparison page gives them */
-			{
-				const hg_fig **all = calloc(nlibs[k] + 1, sizeof(*all));
-				size_t *ranks = calloc(nlibs[k] + 1, sizeof(*ranks)), m = 0, j;
-				for (j = 0; all && ranks && j < nlibs[k]; j++)
-					if (libs[k][j].group == g)
-						all[m++] = S_ranked(&libs[k][j]) ? libs[k][j].f64k : NULL;
-				if (all && ranks)
-					hg_ranks(ranks, all, m);
-				for (i = 0, j = 0; all && ranks && i < n; i++) {
-					while (j < m && all[j] != top[i])
-						j++;
-					rank[i] = j < m ? ranks[j] : 0;
-				}
-				free(all);
-				free(ranks);
-			}
-			for (i = 0; i < n; i++) {
-				const hg_fig *f = top[i];
-				hg_node *row = hg_add(a, t, HG_ROW), *c;
-				c = hg_add(a, row, HG_CELL);
-				hg_add_link(a, c, hg_printf(a, "%s/compare.html", d->systems[k].name),
-					d->systems[k].name, NULL);
-				hg_add_cell(a, row, rank[i] ? hg_printf(a, "%zu", rank[i]) : "—", 1);
-				c = hg_add(a, row, HG_CELL);
-				hg_add_link(a, c, hg_printf(a, "%s/%s.html", d->systems[k].name, f->algorithm),
-					f->algorithm, NULL);
-				hg_add_instance_cell(a, row, f->instance, f->implementation);
-				used |= hg_fig_cell(a, row, f, 0);
-				hg_add_cell(a, row, hg_printf(a, "%s/byte", f->unit), 0);
-			}
+			used |= S_top_rows(a, t, &d->systems[k], top, rank, n);
 		}
 	}
 	for (k = 0; libs && k < d->nsystems; k++)
