@@ -103,7 +103,8 @@ void hg_front_systems(hg_arena *a, hg_node *body, const hg_data *d, const hg_fro
 		hg_add_link(a, c, hg_printf(a, "%s/index.html", s->name), s->name, NULL);
 		hg_add_cell(a, row, hg_printf(a, "%s (%s)", hg_or_na(s->processor),
 			hg_arch_name(s->arch)), 0);
-		hg_add_cell(a, row, hg_printf(a, "%s (%s)", hg_or_na(s->counter), hg_unit_name(s)), 0);
+		hg_add_cell(a, row, hg_printf(a, "%s (%s)", hg_or_na(s->counter), hg_unit_name(s)),
+			0)->cls = "name"; /* never "perf-" and "cycles" on two lines */
 		hg_add_cell(a, row, hg_printf(a, "%s; %s", hg_or_na(s->os), hg_or_na(s->compiler)), 0);
 		hg_add_cell(a, row, S_campaign(a, s), 0);
 		hg_add_cell(a, row, hg_or_na(s->profile), 0);
