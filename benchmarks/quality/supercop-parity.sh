@@ -24,7 +24,10 @@
 # per primitive; Crypto++ alone takes long): run it under nice on a shared machine. Environment:
 # HASHBENCH, KEEP=1 (keeps the scratch folder: the tree's copy with bench/<host>/, each step's
 # log and data, hashbench's output), COMPILERS, LIBRARIES (default "keccak cryptopp": the
-# do-part library steps to run), HASHBENCH_ARGS (more options for kat-check, e.g. --jobs 1).
+# do-part library steps to run), HASHBENCH_ARGS (more options for kat-check, e.g. --jobs 1),
+# RESUME=DIR (a scratch folder an earlier run of the same TREE kept, KEEP=1, stopped or not: its
+# copy of the tree, hashbench's builds, and each do-part step that finished there, the one with a
+# data file, are taken as they are; the others run again).
 set -euo pipefail
 
 usage() {
@@ -67,26 +70,47 @@ echo "SUPERCOP tree: $TREE (version $(cat "$TREE/version" 2>/dev/null || echo un
 echo "primitives: ${PRIMS[*]}"
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 
-mkdir -p "$TMP/steps" "$TMP/hb"
-t0=$(date +%s)
-cp -pR "$TREE/." "$TMP/tree"
-rm -rf "$TMP/tree/bench" # an earlier run's results, if TREE has been used in place
-echo "copied the tree to $TMP/tree ($(($(date +%s) - t0)) s)"
+if [ -n "${RESUME:-}" ]; then
+	[ -d "$RESUME/tree" ] && [ -d "$RESUME/steps" ] ||
+		die "RESUME '$RESUME' is not a folder an earlier run kept (no tree/ and steps/)" 2
+	rmdir "$TMP"
+	TMP=$(cd "$RESUME" && pwd)
+	KEEP=1
+	echo "resumed in $TMP: its copy of the tree and the do-part steps that finished there"
+else
+	mkdir -p "$TMP/steps" "$TMP/hb"
+	t0=$(date +%s)
+	cp -pR "$TREE/." "$TMP/tree"
+	rm -rf "$TMP/tree/bench" # an earlier run's results, if TREE has been used in place
+	echo "copied the tree to $TMP/tree ($(($(date +%s) - t0)) s)"
+fi
 
 # step NAME ARG...: ./do-part ARG... in the copy, its output kept as steps/NAME.log and its data
 # file as steps/NAME.data (every do-part run starts bench/<host>/data anew); sets RC and prints
 # one line: exit status, seconds and what came of it.
 HOSTDIR=
 step() {
-	local name=$1 start secs note=''
+	local name=$1 start secs note='' kept=''
 	shift
 	start=$(date +%s)
 	RC=0
-	(cd "$TMP/tree" && ./do-part "$@") </dev/null >"$TMP/steps/$name.log" 2>&1 || RC=$?
+	if [ -n "${RESUME:-}" ] && [ -f "$TMP/steps/$name.data" ] && [ -f "$TMP/steps/$name.rc" ]; then
+		kept=1 # finished in the run resumed: its log, data and exit status as they are
+		RC=$(cat "$TMP/steps/$name.rc")
+	elif [ -n "${RESUME:-}" ] && [ -f "$TMP/steps/$name.data" ]; then
+		kept=1 # the same, kept by a version that did not write the exit status: 1 when the log
+		RC=0   # ends with do-part's closing 'cat work/errors' failing, else taken as 0
+		if tail -n 1 "$TMP/steps/$name.log" | grep -q '^cat: .*/work/errors: No such file'; then
+			RC=1
+		fi
+	else
+		(cd "$TMP/tree" && ./do-part "$@") </dev/null >"$TMP/steps/$name.log" 2>&1 || RC=$?
+	fi
 	secs=$(($(date +%s) - start))
 	[ -n "$HOSTDIR" ] || HOSTDIR=$(find "$TMP/tree/bench" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -n 1)
-	if [ -n "$HOSTDIR" ] && [ -f "$HOSTDIR/data" ]; then
+	if [ -z "$kept" ] && [ -n "$HOSTDIR" ] && [ -f "$HOSTDIR/data" ]; then
 		cp "$HOSTDIR/data" "$TMP/steps/$name.data"
+		echo "$RC" >"$TMP/steps/$name.rc"
 	fi
 	case $1 in
 		keccak | cryptopp)
@@ -103,7 +127,11 @@ step() {
 	elif [ "$RC" -ne 0 ]; then
 		note="FAILED, its last lines:${note:+ ($note)}"
 	fi
-	printf '  do-part %-36s exit %d, %5d s%s\n' "$*" "$RC" "$secs" "${note:+; $note}"
+	if [ -n "$kept" ]; then
+		printf '  do-part %-36s exit %d, kept from the run resumed%s\n' "$*" "$RC" "${note:+; $note}"
+	else
+		printf '  do-part %-36s exit %d, %5d s%s\n' "$*" "$RC" "$secs" "${note:+; $note}"
+	fi
 	case $note in
 		FAILED*) tail -n 3 "$TMP/steps/$name.log" | sed 's/^/    | /' ;;
 	esac
