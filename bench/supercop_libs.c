@@ -17,11 +17,17 @@
 /* Crypto++ takes 15-20 minutes on two loaded cores, and more with more load */
 #define S_BUILD_LIMIT 3600
 
-static time_t S_run_start;
+static struct timespec S_run_start;
 
 void hb_sc_lib_run_start(void)
 {
-	S_run_start = time(NULL);
+	clock_gettime(CLOCK_REALTIME, &S_run_start);
+}
+
+/* Whether a is at or after b. */
+static int S_not_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec >= b->tv_nsec);
 }
 
 void hb_sc_lib_clear(hb_sc_lib *l)
@@ -194,7 +200,8 @@ int hb_sc_lib_build(hb_sc_lib *out, const char *tree, const char *name, const ch
 	char *line, *key, *dir, *done, *failed, *lock, hex[17];
 	unsigned char md[32];
 	struct stat st;
-	time_t asked; /* failures since then are this run's */
+	struct timespec asked; /* failures since then are this run's (to the nanosecond: a run
+	                        * that follows a failed one within a second tries again) */
 	int fd, rc;
 
 	memset(out, 0, sizeof(*out));
@@ -217,12 +224,14 @@ int hb_sc_lib_build(hb_sc_lib *out, const char *tree, const char *name, const ch
 	lock = hb_path_join(dir, "lock");
 	rc = hb_mkdir_p(out->include_dir);
 	/* one build at a time: kat-check's processes wait for the one building it */
-	asked = S_run_start ? S_run_start : time(NULL);
+	asked = S_run_start;
+	if (!asked.tv_sec)
+		clock_gettime(CLOCK_REALTIME, &asked);
 	fd = rc == 0 ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
 	if (fd < 0 || flock(fd, LOCK_EX) != 0) {
 		out->error = hb_sprintf("%s: %s", lock, strerror(errno));
 		rc = HB_ERROR;
-	} else if (!hb_is_file(done) && stat(failed, &st) == 0 && st.st_mtime >= asked) {
+	} else if (!hb_is_file(done) && stat(failed, &st) == 0 && S_not_before(&st.st_mtim, &asked)) {
 		/* it failed in this run: the run does not try it again (a later run does: the machine's
 		 * load may have been the cause) */
 		hb_buf b;
