@@ -348,13 +348,22 @@ static void S_stream_blocks(xmlOutputBufferPtr obuf, htmlDocPtr doc, const hg_no
 	xmlFreeNode(holder);
 }
 
+/* e's attribute attr set to file in the site's root, from a page root away ("../"). */
+static void S_root_file(xmlNodePtr e, const char *attr, const char *root, const char *file)
+{
+	char *url = malloc(strlen(root) + strlen(file) + 1);
+	strcpy(url, root);
+	strcat(url, file);
+	xmlSetProp(e, X(attr), X(url));
+	free(url);
+}
+
 /* The skeleton filled but for its body, serialised, split where the body goes. */
 static xmlOutputBufferPtr S_skeleton(htmlDocPtr doc, const hg_page *page, size_t *at)
 {
 	xmlNodePtr found[NMARKS] = { 0 };
 	xmlOutputBufferPtr head;
 	const char *text, *mark;
-	char *href;
 	int i;
 
 	S_find_marks(xmlDocGetRootElement(doc), found);
@@ -365,18 +374,9 @@ static xmlOutputBufferPtr S_skeleton(htmlDocPtr doc, const hg_page *page, size_t
 	xmlAddChild(found[2], xmlNewComment(X(S_MARK)));
 	if (page->footer)
 		S_inlines(found[3], page->footer);
-	href = malloc(strlen(page->root) + sizeof("style.css"));
-	strcpy(href, page->root);
-	strcat(href, "style.css");
-	xmlSetProp(found[4], X("href"), X(href));
-	free(href);
-	if (found[5]) {
-		href = malloc(strlen(page->root) + sizeof(HG_TABLES_JS));
-		strcpy(href, page->root);
-		strcat(href, HG_TABLES_JS);
-		xmlSetProp(found[5], X("src"), X(href));
-		free(href);
-	}
+	S_root_file(found[4], "href", page->root, "style.css");
+	if (found[5])
+		S_root_file(found[5], "src", page->root, HG_TABLES_JS);
 	for (i = 0; i < NMARKS; i++)
 		if (found[i])
 			xmlUnsetProp(found[i], X("data-hg"));

@@ -10,7 +10,6 @@
 
 #include "supercop_fixture.h"
 
-#define HASHGEN HBT_BUILD_DIR "/bin/hashgen"
 
 ReportHook(PRE_ALL)(struct criterion_test_set *set)
 {
@@ -106,9 +105,10 @@ Test(supercop_libs, a_cpp_implementation_gets_every_cpp_line_of_the_tree_with_co
 Test(supercop_libs, a_primitive_without_checksums_is_unverified_timed_and_checked_for_consistency,
 	.timeout = HBT_TIMEOUT(900))
 {
-	char *tree = hbt_sc_tree(), *copy, *tmp, *data, *sys, *site, *locks, *err, *out, *cmd, *s, *b;
+	char *tree = hbt_sc_tree(), *copy, *err, *out, *cmd, *s, *b;
 	char *want, *page;
 	static const char *const impls[] = { "openssl", "ref" };
+	hbt_sc_campaign c;
 	hbt_sc_report r;
 	json_t *kat, *files;
 	size_t i;
@@ -143,20 +143,16 @@ Test(supercop_libs, a_primitive_without_checksums_is_unverified_timed_and_checke
 	/* md5/ref now prints other digests: still unverified, and the consistency check tells */
 	hbt_replace(copy, "crypto_hash/md5/ref/hash.c", "  for (i = 0;i < 16;++i) out[i] = h[i];\n",
 		"  for (i = 0;i < 16;++i) out[i] = h[i];\n  out[15] ^= 1;\n");
-	tmp = hbt_tmpdir("supercop-unverified-data");
-	data = hb_path_join(tmp, "data");
-	sys = hb_path_join(data, "t");
-	site = hb_path_join(tmp, "site");
-	locks = hb_path_join(tmp, "locks");
-	status = hbt_sc_quick_run(&out, &err, copy, data, "md5", "64", locks);
+	hbt_sc_campaign_dirs(&c, "supercop-unverified-data");
+	status = hbt_sc_quick_run(&out, &err, copy, c.data, "md5", "64", c.locks);
 	cr_assert_eq(status, 0, "run: %d\n%s", status, err);
 	cr_expect(strstr(err, "0 libraries failed their KAT check, 0 did not build, 2 timed "
 		"unverified (no checksums to compare with); ") != NULL, "%s", err);
 	for (i = 0; i < 2; i++) {
 		char *rel = hb_sprintf("kat/md5/md5.%s.json", impls[i]), *rec = hb_sprintf(
-			"%s/records/md5/md5.%s__hash_64.json", sys, impls[i]);
+			"%s/records/md5/md5.%s__hash_64.json", c.sys, impls[i]);
 		size_t k;
-		kat = hbt_json_load(sys, rel);
+		kat = hbt_json_load(c.sys, rel);
 		cr_expect_str_eq(hbt_sc_str(kat, "result"), "UNVERIFIED", "%s", rel);
 		files = json_object_get(kat, "files");
 		cr_assert_eq(json_array_size(files), 2, "%s", rel);
@@ -169,14 +165,11 @@ Test(supercop_libs, a_primitive_without_checksums_is_unverified_timed_and_checke
 		free(rel);
 		free(rec);
 	}
-	cr_expect_eq(hbt_evidence_check_tree(sys), 7, "system, sentinel, history, 2 KAT summaries "
+	cr_expect_eq(hbt_evidence_check_tree(c.sys), 7, "system, sentinel, history, 2 KAT summaries "
 		"and 2 records follow the contract");
 
-	cmd = hb_sprintf("'%s' --strict --data '%s' --templates '%s/templates' --out '%s' "
-		">/dev/null 2>&1", HASHGEN, data, HBT_SOURCE_DIR, site);
-	cr_assert_eq(hbt_sc_sh(cmd), 0, "hashgen renders it: %s", cmd);
-	free(cmd);
-	page = hbt_sc_text(site, "t/md5.md");
+	cr_assert_eq(hbt_sc_hashgen(&c, "--strict"), 0, "hashgen renders it");
+	page = hbt_sc_text(c.site, "t/md5.md");
 	cr_expect(strstr(page, "2 implementations are unverified:") != NULL, "%s", page);
 	cr_expect(strstr(page, "Consistency check (not a verification): they print 2 different "
 		"pairs of checksums:") != NULL, "%s", page);
@@ -185,19 +178,12 @@ Test(supercop_libs, a_primitive_without_checksums_is_unverified_timed_and_checke
 	cr_expect(strstr(page, "PASS") == NULL, "nothing on the page passes");
 	free(want);
 	free(page);
-	cmd = hb_sprintf("'%s' --check --data '%s' --templates '%s/templates' --out '%s' "
-		">/dev/null 2>&1", HASHGEN, data, HBT_SOURCE_DIR, site);
-	cr_expect_eq(hbt_sc_sh(cmd), 0, "hashgen --check passes: %s", cmd);
-	free(cmd);
+	cr_expect_eq(hbt_sc_hashgen(&c, "--check"), 0, "hashgen --check passes");
 	free(out);
 	free(err);
 	free(s);
 	free(b);
-	free(locks);
-	free(site);
-	free(sys);
-	free(data);
-	free(tmp);
+	hbt_sc_campaign_free(&c);
 	free(copy);
 	free(tree);
 }

@@ -12,7 +12,6 @@
 
 #include "supercop_fixture.h"
 
-#define HASHGEN HBT_BUILD_DIR "/bin/hashgen"
 /* the framework files and 24 implementations of 9 primitives the fixture holds */
 #define N_IMPLS 24
 #define N_PRIMS 9
@@ -466,7 +465,8 @@ static void S_expect_record(const char *sys, const S_entry *e, const char *size)
 Test(supercop_tree, a_quick_campaign_of_md5_and_sha256_writes_evidence_hashgen_renders,
 	.timeout = HBT_TIMEOUT(900))
 {
-	char *tree = hbt_sc_tree(), *copy, *tmp, *data, *sys, *site, *locks, *err, *out, *cmd;
+	char *tree = hbt_sc_tree(), *copy, *err, *out, *cmd;
+	hbt_sc_campaign c;
 	S_entry e[64];
 	size_t n, i, count = 0;
 	json_t *cat, *not_run;
@@ -475,12 +475,8 @@ Test(supercop_tree, a_quick_campaign_of_md5_and_sha256_writes_evidence_hashgen_r
 	hbt_sc_require_native_compiler();
 	S_require_no_cryptopp();
 	copy = hbt_sc_copy(tree, "supercop-campaign");
-	tmp = hbt_tmpdir("supercop-campaign-data");
-	data = hb_path_join(tmp, "data");
-	sys = hb_path_join(data, "t");
-	site = hb_path_join(tmp, "site");
-	locks = hb_path_join(tmp, "locks");
-	status = hbt_sc_quick_run(&out, &err, copy, data, "md5,sha256", "64,4096", locks);
+	hbt_sc_campaign_dirs(&c, "supercop-campaign-data");
+	status = hbt_sc_quick_run(&out, &err, copy, c.data, "md5,sha256", "64,4096", c.locks);
 	cr_assert_eq(status, 0, "run: %d\n%s", status, err);
 	cr_expect(strstr(err, "campaign t finished: 12 records measured, 0 kept from an earlier run, "
 		"0 failed; 0 libraries failed their KAT check, 0 did not build") != NULL, "%s", err);
@@ -488,15 +484,16 @@ Test(supercop_tree, a_quick_campaign_of_md5_and_sha256_writes_evidence_hashgen_r
 	n = S_list(e, 64, copy);
 	for (i = 0; S_campaign_impls[i][0]; i++) {
 		const S_entry *one = S_find(e, n, S_campaign_impls[i][0], S_campaign_impls[i][1]);
-		S_expect_record(sys, one, "64");
-		S_expect_record(sys, one, "4096");
-		S_expect_kat_summary(sys, one->prim, one->impl, tree);
+		S_expect_record(c.sys, one, "64");
+		S_expect_record(c.sys, one, "4096");
+		S_expect_kat_summary(c.sys, one->prim, one->impl, tree);
 	}
 	/* nothing of the ones not run here, nor of the baselines --only left out */
 	{
-		char *md5 = hb_path_join(sys, "records/md5"), *sha256 = hb_path_join(sys, "records/sha256");
-		char *kat = hb_path_join(sys, "kat/sha256/sha256.cryptopp.json");
-		char *others = hb_sprintf("test $(ls '%s/records' | wc -l) -eq 2", sys);
+		char *md5 = hb_path_join(c.sys, "records/md5");
+		char *sha256 = hb_path_join(c.sys, "records/sha256");
+		char *kat = hb_path_join(c.sys, "kat/sha256/sha256.cryptopp.json");
+		char *others = hb_sprintf("test $(ls '%s/records' | wc -l) -eq 2", c.sys);
 		cr_expect_eq(hbt_count_records(md5), 4);
 		cr_expect_eq(hbt_count_records(sha256), 8, "rust_sha2's, no record of cryptopp");
 		cr_expect(!hb_is_file(kat), "no KAT summary of cryptopp");
@@ -506,15 +503,15 @@ Test(supercop_tree, a_quick_campaign_of_md5_and_sha256_writes_evidence_hashgen_r
 		free(kat);
 		free(others);
 	}
-	count = hbt_evidence_check_tree(sys);
+	count = hbt_evidence_check_tree(c.sys);
 	cr_expect_eq(count, 21, "system.json, sentinel.json, history.json, 6 KAT summaries and 12 "
 		"records follow the contract (%zu)", count);
-	cmd = hb_sprintf("cd '%s' && sha256sum --quiet --strict -c SHA256SUMS", sys);
+	cmd = hb_sprintf("cd '%s' && sha256sum --quiet --strict -c SHA256SUMS", c.sys);
 	cr_expect_eq(hbt_sc_sh(cmd), 0, "SHA256SUMS verifies");
 	free(cmd);
 
 	/* the catalog entry keeps the ones not run here, with their reasons */
-	cat = hbt_json_load(data, "algorithms/sha256.json");
+	cat = hbt_json_load(c.data, "algorithms/sha256.json");
 	not_run = json_object_get(json_object_get(cat, "supercop"), "not_run");
 	cr_assert_eq(json_array_size(not_run), 1, "sha256: cryptopp not run");
 	cr_expect_str_eq(hbt_sc_str(json_array_get(not_run, 0), "implementation"), "cryptopp");
@@ -522,36 +519,26 @@ Test(supercop_tree, a_quick_campaign_of_md5_and_sha256_writes_evidence_hashgen_r
 	cr_expect_str_eq(hbt_sc_str(json_array_get(not_run, 0), "reason"), "needs Crypto++ (hash.cpp "
 		"includes <cryptopp/sha.h>, not installed)");
 	json_decref(cat);
-	cat = hbt_json_load(data, "algorithms/md5.json");
+	cat = hbt_json_load(c.data, "algorithms/md5.json");
 	cr_expect_eq(json_array_size(json_object_get(json_object_get(cat, "supercop"), "not_run")),
 		0, "md5: every implementation runs here");
 	json_decref(cat);
 
 	/* hashgen renders it, and --check finds the site as it would render it again */
-	cmd = hb_sprintf("'%s' --strict --data '%s' --templates '%s/templates' --out '%s' "
-		">/dev/null 2>&1", HASHGEN, data, HBT_SOURCE_DIR, site);
-	cr_assert_eq(hbt_sc_sh(cmd), 0, "hashgen renders the campaign: %s", cmd);
-	free(cmd);
+	cr_assert_eq(hbt_sc_hashgen(&c, "--strict"), 0, "hashgen renders the campaign");
 	{
 		static const char *const pages[] = { "t/md5.html", "t/sha256.html", "t/sha256.md",
 			"t/ebash.html", "t/compare.html", NULL };
 		for (i = 0; pages[i]; i++) {
-			char *p = hb_path_join(site, pages[i]);
+			char *p = hb_path_join(c.site, pages[i]);
 			cr_expect(hb_is_file(p), "%s", p);
 			free(p);
 		}
 	}
-	cmd = hb_sprintf("'%s' --check --data '%s' --templates '%s/templates' --out '%s' "
-		">/dev/null 2>&1", HASHGEN, data, HBT_SOURCE_DIR, site);
-	cr_expect_eq(hbt_sc_sh(cmd), 0, "hashgen --check passes: %s", cmd);
-	free(cmd);
+	cr_expect_eq(hbt_sc_hashgen(&c, "--check"), 0, "hashgen --check passes");
 	free(out);
 	free(err);
-	free(locks);
-	free(site);
-	free(sys);
-	free(data);
-	free(tmp);
+	hbt_sc_campaign_free(&c);
 	free(copy);
 	free(tree);
 }

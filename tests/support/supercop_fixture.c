@@ -226,6 +226,33 @@ int hbt_sc_quick_run(char **out, char **err, const char *tree, const char *data,
 	return status;
 }
 
+void hbt_sc_campaign_dirs(hbt_sc_campaign *c, const char *name)
+{
+	c->tmp = hbt_tmpdir(name);
+	c->data = hb_path_join(c->tmp, "data");
+	c->sys = hb_path_join(c->data, "t");
+	c->site = hb_path_join(c->tmp, "site");
+	c->locks = hb_path_join(c->tmp, "locks");
+}
+
+void hbt_sc_campaign_free(hbt_sc_campaign *c)
+{
+	free(c->locks);
+	free(c->site);
+	free(c->sys);
+	free(c->data);
+	free(c->tmp);
+}
+
+int hbt_sc_hashgen(const hbt_sc_campaign *c, const char *option)
+{
+	char *cmd = hb_sprintf("'%s/bin/hashgen' %s --data '%s' --templates '%s/templates' --out "
+		"'%s' >/dev/null 2>&1", HBT_BUILD_DIR, option, c->data, HBT_SOURCE_DIR, c->site);
+	int status = hbt_sc_sh(cmd);
+	free(cmd);
+	return status;
+}
+
 const char *hbt_sc_str(struct json_t *j, const char *key)
 {
 	const char *s = json_string_value(json_object_get(j, key));

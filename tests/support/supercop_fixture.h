@@ -67,6 +67,17 @@ int hbt_sc_kat_check(hbt_sc_report *r, char **err, const char *tree, const char 
 int hbt_sc_quick_run(char **out, char **err, const char *tree, const char *data,
 	const char *only, const char *sizes, const char *locks);
 
+/* A quick campaign's folders under a fresh test folder named name: data/, its system t/, the
+ * site hashgen renders and the campaign's own CPU locks. */
+typedef struct {
+	char *tmp, *data, *sys, *site, *locks;
+} hbt_sc_campaign;
+void hbt_sc_campaign_dirs(hbt_sc_campaign *c, const char *name);
+void hbt_sc_campaign_free(hbt_sc_campaign *c);
+/* hashgen with option (--strict: render; --check: compare) over c's data and site, quietly;
+ * its exit status. */
+int hbt_sc_hashgen(const hbt_sc_campaign *c, const char *option);
+
 /* The string member key of the JSON object j, or "(not a string)". */
 const char *hbt_sc_str(struct json_t *j, const char *key);
 
