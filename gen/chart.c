@@ -412,6 +412,20 @@ static void S_lines_legend(xmlNodePtr root, const hg_chart_lines *c, double lege
 	}
 }
 
+void hg_chart_point_of(hg_chart_point *pt, const hg_fig *f)
+{
+	const hg_iv *iv = &f->headline_iv;
+	memset(pt, 0, sizeof(*pt));
+	pt->x = (double)f->message_bytes;
+	pt->y = f->headline_cpb;
+	pt->hollow = iv->state == HG_IV_WIDE || iv->state == HG_IV_UNCONFIRMED ||
+		(iv->state == HG_IV_NONE && f->disturbed);
+	if (iv->state != HG_IV_NONE) {
+		pt->lo = iv->low_cpb;
+		pt->hi = iv->high_cpb;
+	}
+}
+
 int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c)
 {
 	const double legend_row = 20;

@@ -54,11 +54,7 @@ int hg_chart_page(char **out, size_t *len, const hg_system *s, const char *id, c
 		}
 		if (!figs[i].ok)
 			continue;
-		points[np].x = (double)figs[i].message_bytes;
-		points[np].y = figs[i].headline_cpb;
-		points[np].hollow = S_doubtful(&figs[i].headline_iv, figs[i].disturbed);
-		S_whisker(&points[np].lo, &points[np].hi, &figs[i].headline_iv);
-		np++;
+		hg_chart_point_of(&points[np++], &figs[i]);
 		sr->npoints++;
 	}
 	for (k = 0; k < HG_NYARD; k++) {
@@ -147,8 +143,11 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 	}
 	hg_add_textf(a, p, "Each instance of %s on every system that measured it, its headline "
 		"figures (section 4) on each system; the links lead to the same algorithm there. The systems "
-		"differ in processor, clock and counter: compare their %s with care.", id,
-		hg_unit_name(cur));
+		"differ in processor, clock and counter: compare their %s with care. Every figure of "
+		"every system side by side, with one chart: ", id, hg_unit_name(cur));
+	hg_add_link(a, p, hg_printf(a, "../" HG_ACROSS_DIR "/%s.html", id), hg_printf(a,
+		"%s on every system", id), NULL);
+	hg_add_text(a, p, ".");
 	for (k = 0; k < nall; k++)
 		total += order[k]->nfigs;
 	libs = calloc(total + 1, sizeof(*libs));

@@ -246,6 +246,7 @@ typedef struct {
 	const hg_system *system;
 	const hg_fig *figs;
 	size_t nfigs;
+	const long long *kats;   /* its libraries' KAT results counted (HG_KAT_TALLY); NULL: not */
 } hg_sysfigs;
 
 /* ---- the field compared (figures_compare.c) ---- */

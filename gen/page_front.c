@@ -41,23 +41,6 @@ void hg_front_intro(hg_arena *a, hg_node *body, const hg_data *d)
 		"this one byte for byte.");
 }
 
-/* "2026-12-03 21:30 – 22:05" (the end's date only when it differs), UTC; "not recorded". */
-static const char *S_campaign(hg_arena *a, const hg_system *s)
-{
-	char start[HG_FMT], end[HG_FMT];
-	if (!s->start || !s->end)
-		return "not recorded";
-	hg_fmt_utc(start, sizeof(start), s->start);
-	hg_fmt_utc(end, sizeof(end), s->end);
-	if (strlen(start) == 19 && strlen(end) == 19) {
-		start[10] = end[10] = ' ';
-		start[16] = end[16] = 0;
-		return hg_printf(a, "%s – %s UTC", start, strncmp(start, end, 10) == 0 ? end + 11 :
-			end);
-	}
-	return hg_printf(a, "%s – %s", start, end);
-}
-
 /* SUPERCOP's implementations of s's primitives that were not run there, as the catalog says. */
 static long long S_not_run(const hg_data *d, const hg_system *s)
 {
@@ -106,7 +89,7 @@ void hg_front_systems(hg_arena *a, hg_node *body, const hg_data *d, const hg_fro
 		hg_add_cell(a, row, hg_printf(a, "%s (%s)", hg_or_na(s->counter), hg_unit_name(s)),
 			0)->cls = "name"; /* never "perf-" and "cycles" on two lines */
 		hg_add_cell(a, row, hg_printf(a, "%s; %s", hg_or_na(s->os), hg_or_na(s->compiler)), 0);
-		hg_add_cell(a, row, S_campaign(a, s), 0);
+		hg_add_cell(a, row, hg_campaign_dates(a, s), 0);
 		hg_add_cell(a, row, hg_or_na(s->profile), 0);
 		hg_add_cell(a, row, hg_printf(a, "%zu", s->nalgorithms), 1);
 		hg_add_cell(a, row, S_implementations(a, &sys[k], S_not_run(d, s)), 0);

@@ -56,7 +56,13 @@ static int S_alg_row(void *ctx, size_t i, hg_arena *a, hg_node *t)
 		return S_headline_cell(a, row, hg_printf(a, "%s.html", id),
 			r->headlines[(size_t)(r->s - r->d->systems) * r->nids + r->at[i]], r->s);
 	}
-	hg_add_cell(a, row, id, 0);
+	if (hg_across_has(r->d, id)) {
+		hg_add_cell(a, row, NULL, 0);
+		hg_add_link(a, row->last, hg_printf(a, "%s/%s.html", HG_ACROSS_DIR, id), id,
+			hg_printf(a, "%s on every system", id));
+	} else {
+		hg_add_cell(a, row, id, 0);
+	}
 	hg_add_cell(a, row, e ? e->name : "—", 0);
 	for (k = 0; k < r->d->nsystems; k++) {
 		if (hg_system_has(&r->d->systems[k], id))
@@ -110,7 +116,8 @@ hg_page *hg_page_index(const hg_data *d, const char *const *ids, size_t nids,
 		;
 	if (k < d->nsystems) /* a system whose counter is not the core's clock */
 		hg_add_text(a, para, " (counter ticks per byte where the cell says ticks/byte)");
-	hg_add_text(a, para, ", and links to the algorithm's page.");
+	hg_add_text(a, para, ", and links to the algorithm's page on that system; an algorithm "
+		"measured on two systems or more links to its page across them.");
 	para = hg_add(a, body, HG_PARA);
 	hg_add_textf(a, para, "Every figure of every system, with the record it comes from and its "
 		"SHA-256: the downloads come in parts of %d algorithms per system, with an index giving "

@@ -26,6 +26,22 @@ const char *hg_arch_name(const char *arch)
 	return arch;
 }
 
+const char *hg_campaign_dates(hg_arena *a, const hg_system *s)
+{
+	char start[HG_FMT], end[HG_FMT];
+	if (!s->start || !s->end)
+		return "not recorded";
+	hg_fmt_utc(start, sizeof(start), s->start);
+	hg_fmt_utc(end, sizeof(end), s->end);
+	if (strlen(start) == 19 && strlen(end) == 19) {
+		start[10] = end[10] = ' ';
+		start[16] = end[16] = 0;
+		return hg_printf(a, "%s – %s UTC", start, strncmp(start, end, 10) == 0 ? end + 11 :
+			end);
+	}
+	return hg_printf(a, "%s – %s", start, end);
+}
+
 const char *hg_or_na(const char *s)
 {
 	return s ? s : "not available";

@@ -63,13 +63,24 @@ static void S_describe(hg_arena *a, const char *rel, const char **inst, const ch
 static void S_breadcrumb(hg_page *p, const hg_data *d, const hg_system *s, const char *id)
 {
 	hg_arena *a = p->arena;
-	hg_node *bc = hg_system_breadcrumb(a, s);
+	hg_node *bc;
 	size_t i;
 	int first = 1;
+	if (hg_across_has(d, id)) {
+		/* the algorithm across its systems, then this system among them */
+		bc = hg_node_new(a, HG_PARA);
+		hg_add_link(a, bc, "../index.html", "Performance measurements", NULL);
+		hg_add_text(a, bc, " › ");
+		hg_add_link(a, bc, hg_printf(a, "../" HG_ACROSS_DIR "/%s.html", id), id, hg_printf(a,
+			"%s on every system", id));
+		hg_add_text(a, bc, " › system:");
+	} else {
+		bc = hg_system_breadcrumb(a, s);
+		hg_add_text(a, bc, " › ");
+		hg_add_text(a, bc, id);
+		hg_add_text(a, bc, " · system:");
+	}
 	p->breadcrumb = bc;
-	hg_add_text(a, bc, " › ");
-	hg_add_text(a, bc, id);
-	hg_add_text(a, bc, " · system:");
 	for (i = 0; i < d->nsystems; i++) {
 		const hg_system *o = &d->systems[i];
 		if (!hg_system_has(o, id))
@@ -560,7 +571,9 @@ hg_page *hg_page_algorithm(const hg_data *d, const hg_system *s, const char *id,
 	para = hg_add(a, body, HG_PARA);
 	hg_add_text(a, para, "Every algorithm measured on this system, side by side: ");
 	hg_add_link(a, para, "compare.html", hg_printf(a, "%s comparison", s->name), NULL);
-	hg_add_text(a, para, ".");
+	hg_add_text(a, para, " (and its ");
+	hg_add_link(a, para, "index.html", hg_printf(a, "index of %s", s->name), NULL);
+	hg_add_text(a, para, ").");
 	hg_section_other_systems(a, body, id, s, all, nall, &noted);
 
 	p->footer = hg_node_new(a, HG_PARA);

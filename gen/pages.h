@@ -43,6 +43,9 @@ void hg_add_results_index(hg_arena *a, hg_node *para);
 void hg_add_row2(hg_arena *a, hg_node *t, const char *k, const char *v);
 /* The instance in code, then " (impl)" unless it is the reference. */
 void hg_add_instance_cell(hg_arena *a, hg_node *row, const char *instance, const char *impl);
+/* A system's campaign: "2026-12-03 21:30 – 22:05 UTC" (the end's date only when it differs),
+ * or "not recorded". */
+const char *hg_campaign_dates(hg_arena *a, const hg_system *s);
 /* s, or "not available" when it is NULL. */
 const char *hg_or_na(const char *s);
 /* "x86-64", "AArch64", the name as written, or "an unknown architecture". */
@@ -227,6 +230,22 @@ void hg_supercop_basic(hg_arena *a, hg_node *body, const char *id, const hg_entr
  * s's unit); the implementations not run here with their reasons. */
 void hg_supercop_kat(hg_arena *a, hg_node *body, const hg_system *s, const hg_entry *e,
 	const hg_sysalg *sa, hg_kat *const *kats, size_t nkats);
+
+/* ---- one algorithm across every system (page_across.c) ---- */
+
+/* The site's folder of those pages (no system is named so: data/algorithms is the catalog). */
+#define HG_ACROSS_DIR "algorithms"
+/* How many systems measured algorithm id; whether it has a page across them (two or more). */
+size_t hg_across_count(const hg_data *d, const char *id);
+int hg_across_has(const hg_data *d, const char *id);
+/* The page algorithms/<id>.html from the rows of every system that has id (all, in the site's
+ * order of the systems): the systems, each library's KAT result on each, its figures at each
+ * message size side by side, and <id>.svg when chart. */
+hg_page *hg_page_across(const hg_data *d, const char *id, const hg_sysfigs *all, size_t nall,
+	const hg_texts *tx, int chart);
+/* That chart: a line per system and library, the unit of each named where they differ. */
+int hg_chart_across(char **out, size_t *len, const hg_data *d, const char *id,
+	const hg_sysfigs *all, size_t nall);
 
 /* ---- the eBASH-style table of a system (page_ebash.c) ---- */
 

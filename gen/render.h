@@ -57,6 +57,9 @@ typedef struct {
 	const char *y_label;             /* the unit of y: "ticks/byte"; NULL: "cycles/byte" */
 } hg_chart_lines;
 
+/* A row's figure as a point: at its message size, its headline per byte, its interval as a
+ * whisker, hollow when the interval is wide or unconfirmed (without one: the figure disturbed). */
+void hg_chart_point_of(hg_chart_point *pt, const hg_fig *f);
 /* Cycles (or ticks) per byte against message size. *out is malloc'd, NUL-terminated SVG text;
  * caller frees. */
 int hg_chart_lines_svg(char **out, size_t *len, const hg_chart_lines *c);

@@ -512,6 +512,10 @@ static int S_system_pages(S_build *b)
 				hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/%s.html", s->name,
 					b->ids[i]));
 	}
+	for (i = 0; i < b->nids; i++)
+		if (hg_across_has(b->d, b->ids[i]))
+			hg_strv_push(&b->pages, &b->npages, hg_xprintf("%s/%s.html", HG_ACROSS_DIR,
+				b->ids[i]));
 	return 0;
 }
 

@@ -418,6 +418,25 @@ static int S_done(hg_algpages *c, S_job *j, int written)
 	return rc;
 }
 
+/* The algorithm's page across its n systems (g, their rows in all), unless every system's page
+ * was left as it is: then nothing it shows changed either, and the site's stays. Every row of
+ * each system is read for it. */
+static int S_across(hg_algpages *c, S_job **g, hg_sysfigs *all, size_t n)
+{
+	size_t k, reused = 0;
+	for (k = 0; k < n; k++)
+		reused += g[k]->reuse != 0;
+	if (reused == n)
+		return 0;
+	for (k = 0; k < n; k++) {
+		if (S_full_rows(c, g[k]) != 0)
+			return -1;
+		all[k].figs = g[k]->figs;
+		all[k].nfigs = g[k]->nfigs;
+	}
+	return hg_site_across(c->tmp, c->template, c->d, c->tx, g[0]->id, all, n);
+}
+
 /* One algorithm on every system that has it: the rows of each first, then each page, which
  * shows the others' rows in its "On other systems" table. */
 static int S_run_group(hg_algpages *c, S_job **g)
@@ -435,6 +454,7 @@ static int S_run_group(hg_algpages *c, S_job **g)
 		all[k].system = g[k]->s;
 		all[k].figs = g[k]->figs;
 		all[k].nfigs = g[k]->nfigs;
+		all[k].kats = g[k]->kats;
 	}
 	for (k = 0; k < n && rc == 0; k++) {
 		S_job *j = g[k];
@@ -447,6 +467,8 @@ static int S_run_group(hg_algpages *c, S_job **g)
 			j->error = hg_xstrdup(hg_error_last());
 		S_unload(j);
 	}
+	if (rc == 0 && n >= 2 && (rc = S_across(c, g, all, n)) != 0)
+		g[0]->error = hg_xstrdup(hg_error_last());
 	for (k = 0; k < n && rc == 0; k++)
 		if ((rc = S_done(c, g[k], !g[k]->reuse)) != 0)
 			g[k]->error = hg_xstrdup(hg_error_last());

@@ -41,6 +41,13 @@ int hg_imported_copy(const char *tmp, const hg_system *s);
  * whose copy in site (a rebuild's previous site; NULL: none) links the same file is skipped. */
 int hg_site_catalog(const char *tmp, const hg_data *d, const char *site);
 
+/* ---- an algorithm across every system (site_across.c) ---- */
+
+/* <tmp>/algorithms/<id>.html, .md and .svg (a chart when any system has figures) from the rows
+ * of every system that has id (hg_page_across). */
+int hg_site_across(const char *tmp, const void *template, const hg_data *d, const hg_texts *tx,
+	const char *id, const hg_sysfigs *all, size_t nall);
+
 /* ---- the downloads' parts as the pages complete them (site_parts.c) ---- */
 
 typedef struct hg_parts hg_parts;

@@ -81,6 +81,7 @@ PAGES = [
     ("x86_1/hash-15.html", "algorithm"),
     ("x86_1/compare.html", "comparison"),
     ("x86_1/method.html", "method"),
+    ("algorithms/hash-15.html", "across"),
 ]
 # the SUPERCOP fixture (tests/fixtures/supercop): a primitive's page, the comparison page holding
 # both corpora and the eBASH-style table, opened from a site of their own
@@ -89,7 +90,7 @@ SUPERCOP_PAGES = [
     ("x86_1/sha256.html", "algorithm"),
     ("x86_1/compare.html", "comparison"),
 ]
-CHART_REQUIRED = {"algorithm", "comparison"}
+CHART_REQUIRED = {"algorithm", "comparison", "across"}
 SVG_NS = "http://www.w3.org/2000/svg"
 BLANK_FRACTION = 0.005      # blank: fewer pixels than this differ from the commonest colour
 BLANK_COLOURS = 3           # blank: fewer distinct colours than this
@@ -1090,7 +1091,7 @@ def main():
                 res.check(False, name + ": axe-core ran", "no result")
             else:
                 judge_axe(res, name, run["axe"])
-            if width == 1280 and kind in ("comparison", "table", "algorithm", "index"):
+            if width == 1280 and kind in ("comparison", "table", "algorithm", "index", "across"):
                 judge_fit(res, name, probe, {"comparison": 2, "table": 1}.get(kind))
             judge_compilers(res, name, probe)
             judge_charts(res, name, probe, kind, root)

@@ -259,6 +259,23 @@ Test(check, one_changed_byte_of_a_page_is_one_line)
 	S_env_free(&e);
 }
 
+Test(check, a_changed_page_across_systems_is_reported)
+{
+	S_env e;
+	char *report, *want;
+	size_t problems;
+	S_env_init(&e, "check-across", 1);
+	S_build(&e);
+	S_change_one_byte(e.site, "algorithms/hash-15.md", 300);
+	cr_assert_eq(S_check(&problems, &report, e.data, e.site), 0, "%s", hg_error_last());
+	want = hb_sprintf("hashgen: %s/algorithms/hash-15.md differs\n", e.site);
+	cr_expect_str_eq(report, want);
+	cr_expect_eq(problems, 1);
+	free(want);
+	free(report);
+	S_env_free(&e);
+}
+
 Test(check, a_changed_gz_twin_is_reported)
 {
 	S_env e;

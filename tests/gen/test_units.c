@@ -329,6 +329,26 @@ Test(units, a_table_of_several_systems_names_a_figure_of_another_unit)
 	free(root);
 }
 
+Test(units, the_page_across_systems_names_each_unit_and_never_mixes_them_unsaid)
+{
+	char *root = S_data_of("units-across", CNTVCT_TICKS, 1), *site = S_site(root), *page, *svg;
+
+	page = S_page(site, "algorithms/hash-15.md");
+	EXPECT_HAS(page, "The systems' figures are not in one unit");
+	EXPECT_HAS(page, "| instance | system | unit | 32 B | 65536 B |");
+	EXPECT_HAS(page, "| `litchi_256` | [arm_1](../arm_1/hash-15.html) | ticks/byte | 38.2 |");
+	EXPECT_HAS(page, "| `litchi_256` | [x86_1](../x86_1/hash-15.html) | cycles/byte | 37.0 ± 0.1 |");
+	svg = S_page(site, "algorithms/hash-15.svg");
+	EXPECT_HAS(svg, "arm_1, ticks: litchi_256 (reference)");
+	EXPECT_HAS(svg, "x86_1, cycles: litchi_256 (reference)");
+	EXPECT_HAS(svg, "counter ticks and cycles are not one scale");
+	cr_expect_null(strstr(svg, ">cycles/byte<"), "one axis called cycles for figures of two units");
+	free(svg);
+	free(page);
+	free(site);
+	free(root);
+}
+
 Test(units, the_environment_names_the_counter_and_what_its_readings_are)
 {
 	hg_system s;

@@ -18,7 +18,8 @@
 const char *const hbt_golden_pages[] = { "index.html", "x86_1/index.html", "x86_1/method.html",
 	"x86_1/hash-15.html", "x86_1/hash-15.md", "arm_1/hash-15.html", "arm_1/hash-15.md",
 	"x86_1/hash-21.md", "x86_1/evil.html", "x86_1/evil.md", "x86_1/compare.html",
-	"x86_1/compare.md", "arm_1/compare.md", NULL };
+	"x86_1/compare.md", "arm_1/compare.md", "algorithms/hash-15.html", "algorithms/hash-15.md",
+	NULL };
 
 const char *const hbt_golden_sites[][2] = {
 	{ "fixture", HBT_FIXTURES "/data" },
