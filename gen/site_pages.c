@@ -65,6 +65,8 @@ struct hg_algpages {
 	size_t ngroups;
 	atomic_size_t next;
 	atomic_int failed;
+	size_t nacross;     /* pages across systems: the algorithms of two systems or more */
+	atomic_size_t across_rendered; /* of those, how many this build rendered */
 	const char *cache_in;  /* the previous build's cache folder; NULL: a clean build */
 	const char *cache_out; /* where this build's entries go */
 	int in_place;       /* tmp is a folder of changes to the previous site */
@@ -434,6 +436,7 @@ static int S_across(hg_algpages *c, S_job **g, hg_sysfigs *all, size_t n)
 		all[k].figs = g[k]->figs;
 		all[k].nfigs = g[k]->nfigs;
 	}
+	atomic_fetch_add(&c->across_rendered, 1);
 	return hg_site_across(c->tmp, c->template, c->d, c->tx, g[0]->id, all, n);
 }
 
@@ -660,8 +663,10 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in)
 			by[c->jobs[j].ai][slot[c->jobs[j].ai]++] = &c->jobs[j];
 		c->groups = calloc(c->nids + 1, sizeof(S_job **));
 		for (i = 0; i < c->nids; i++)
-			if (by[i])
+			if (by[i]) {
 				c->groups[c->ngroups++] = by[i];
+				c->nacross += count[i] >= 2;
+			}
 		free(by);
 		free(slot);
 		free(count);
@@ -721,7 +726,7 @@ int hg_algpages_render(hg_algpages *c, int jobs, FILE *warnings, size_t *nwarnin
 
 size_t hg_algpages_count(const hg_algpages *c)
 {
-	return c->njobs;
+	return c->njobs + c->nacross;
 }
 
 const char **hg_algpages_span_digests(const hg_algpages *c, size_t k, int compare, size_t *n)
@@ -741,7 +746,7 @@ size_t hg_algpages_rendered(const hg_algpages *c)
 	size_t i, n = 0;
 	for (i = 0; i < c->njobs; i++)
 		n += !c->jobs[i].reuse;
-	return n;
+	return n + atomic_load(&c->across_rendered);
 }
 
 const hg_yardsticks *hg_algpages_yardsticks(const hg_algpages *c, size_t k)

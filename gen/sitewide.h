@@ -155,6 +155,7 @@ int hg_algpages_new(hg_algpages **out, const hg_algpages_in *in);
 /* Render the pages with jobs threads (0: one per CPU). Every job's warnings go to warnings
  * (NULL: dropped) in job order, counted into *nwarnings. */
 int hg_algpages_render(hg_algpages *ap, int jobs, FILE *warnings, size_t *nwarnings);
+/* The algorithm pages, the pages across systems among them. */
 size_t hg_algpages_count(const hg_algpages *ap);
 /* Each page's part of system k's spanning digests (hg_span_page_digests: cmp when compare, else
  * all), in the order of the jobs; the caller frees the array, not the strings. */
