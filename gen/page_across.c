@@ -78,10 +78,13 @@ static size_t S_sizes(unsigned long long *out, const hg_sysfigs *all, size_t nal
 			if (q < n)
 				continue;
 			if (n == cap) {
-				cap = cap ? 2 * cap : 16;
-				v = realloc(v, cap * sizeof(*v));
-				if (!v)
+				unsigned long long *grown = realloc(v, (cap ? 2 * cap : 16) * sizeof(*v));
+				if (!grown) {
+					free(v);
 					return 0;
+				}
+				v = grown;
+				cap = cap ? 2 * cap : 16;
 			}
 			v[n++] = b;
 		}
@@ -294,7 +297,6 @@ static void S_perf(hg_arena *a, hg_node *body, const char *id, const hg_sysfigs 
 				continue;
 			row = hg_add(a, t, HG_ROW);
 			hg_add_instance_cell(a, row, libs[i]->instance, libs[i]->implementation);
-			row->last->cls = "name";
 			c = hg_add(a, row, HG_CELL);
 			hg_add_link(a, c, hg_printf(a, "../%s/%s.html", all[k].system->name, id),
 				all[k].system->name, NULL);
