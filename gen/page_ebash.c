@@ -94,6 +94,7 @@ static void S_fastest_cell(hg_arena *a, hg_node *row, const S_prim *p, const hg_
 	hg_node *c = hg_add(a, row, HG_CELL);
 	hg_headline_fig best, h;
 	size_t i, near = 0;
+	const char *names = "";
 
 	if (!p->best) {
 		hg_add_text(a, c, "nothing timed");
@@ -108,11 +109,15 @@ static void S_fastest_cell(hg_arena *a, hg_node *row, const S_prim *p, const hg_
 		hg_headline_of_fig(&h, rows[i]);
 		if (!hg_within_noise(&h, &best))
 			continue;
-		hg_add_text(a, c, near++ ? ", " : " (within noise of it: ");
-		hg_add_code(a, c, rows[i]->implementation);
+		names = hg_printf(a, "%s%s%s", names, near++ ? ", " : "", rows[i]->implementation);
 	}
-	if (near)
-		hg_add_text(a, c, ")");
+	if (near) {
+		/* counted, so that the row stays one line; the count's title names them */
+		hg_node *span = hg_add(a, c, HG_SPAN);
+		span->cls = "near";
+		span->title = hg_printf(a, "%zu more within noise of it: %s", near, names);
+		hg_add_textf(a, span, " ≈+%zu", near);
+	}
 }
 
 static int S_row(hg_arena *a, hg_node *t, const S_prim *p, size_t rank,
@@ -194,7 +199,8 @@ static void S_intro(hg_arena *a, hg_node *body, const hg_system *s, const hg_fig
 		"system, SUPERCOP's crypto_hash primitives and the NGCC candidates alike, as eBASH "
 		"tabulates them: for each, its "
 		"fastest implementation (by the headline figure at the longest message it was timed "
-		"at; those within noise of it, their intervals overlapping%s, are named beside it) with "
+		"at; those within noise of it, their intervals overlapping%s, are counted beside it, ≈+2 for two: their names are the "
+		"count's title, and the primitive's page has them all) with "
 		"the compiler setting SUPERCOP built it with, and that implementation's cycles per byte "
 		"at each message length, fastest first; primitives within noise of each other at long "
 		"share a rank. Cycles are the headline "

@@ -410,9 +410,11 @@ Test(interval, the_fastest_implementation_is_claimed_only_beyond_noise)
 	static const struct {
 		const char *page, *want;
 	} wants[] = {
-		/* the eBASH-style table names the reference beside the OpenSSL implementation */
-		{ "x86_1/ebash.md", "| 2 | [SM3](sm3.html) (sm3) | `openssl` (within noise of it: "
-			"`reference`) | — | 7.74 ± 0.04 |" },
+		/* the eBASH-style table counts the reference beside the OpenSSL implementation, and
+		 * names it in the count's title */
+		{ "x86_1/ebash.md", "| 2 | [SM3](sm3.html) (sm3) | `openssl` ≈+1 | — | 7.74 ± 0.04 |" },
+		{ "x86_1/ebash.html", "<span class=\"near\" title=\"1 more within noise of it: "
+			"reference\"> ≈+1</span>" },
 		/* SHA-256 through OpenSSL is faster beyond noise: claimed alone */
 		{ "x86_1/ebash.md", "| 1 | [SHA-256](sha2.html) (sha2) | `openssl` | — | 2.04 ± 0.01 |" },
 		{ "x86_1/compare.md", "| 2 | [sm3](sm3.html) | `SM3` (openssl) | PASS | 7.74 ± 0.04 | — | "
