@@ -193,14 +193,14 @@ static void S_systems(hg_arena *a, hg_node *body, const char *id, const hg_sysfi
 	}
 }
 
-/* "3 verified, 1 failed" of a system's libraries; NULL when not counted. */
+/* "3 verified, 1 failed" of a system's libraries; NULL when none was counted. */
 static const char *S_tally(hg_arena *a, const long long *kats)
 {
 	static const char *const what[HG_KAT_TALLY] = { "verified", "unverified", "failed" };
 	const char *out = "";
 	size_t r;
-	if (!kats)
-		return NULL;
+	if (!kats || kats[HG_KAT_PASSED] + kats[HG_KAT_UNVERIFIED] + kats[HG_KAT_FAILED] == 0)
+		return NULL; /* no KAT summaries: nothing counted (the rows say their results) */
 	for (r = 0; r < HG_KAT_TALLY; r++)
 		if (kats[r] || r == HG_KAT_PASSED)
 			out = hg_printf(a, "%s%s%lld %s", out, *out ? ", " : "", kats[r], what[r]);
@@ -211,7 +211,7 @@ static void S_kats(hg_arena *a, hg_node *body, const char *id, const hg_sysfigs 
 	size_t nall, const hg_fig *const *libs, size_t nlibs)
 {
 	hg_node *t, *row, *p;
-	size_t i, k;
+	size_t i, k, counted = 0;
 
 	hg_add_heading(a, body, 2, "2. Known-answer tests");
 	p = hg_add(a, body, HG_PARA);
@@ -222,13 +222,13 @@ static void S_kats(hg_arena *a, hg_node *body, const char *id, const hg_sysfigs 
 		const char *tally = S_tally(a, all[k].kats);
 		if (!tally)
 			continue;
-		hg_add_text(a, p, k ? "; " : " Libraries checked: ");
+		hg_add_text(a, p, counted++ ? "; " : " Libraries checked: ");
 		hg_add_link(a, p, hg_printf(a, "../%s/%s.html", all[k].system->name, id),
 			all[k].system->name, NULL);
 		hg_add_textf(a, p, " %s", tally);
-		if (k + 1 == nall)
-			hg_add_text(a, p, ".");
 	}
+	if (counted)
+		hg_add_text(a, p, ".");
 	t = hg_add(a, body, HG_TABLE);
 	row = hg_add(a, t, HG_ROW);
 	hg_add_cell(a, row, "instance", 0);
