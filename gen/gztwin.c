@@ -1,8 +1,8 @@
 /* gztwin.c — a file and its gzip twin (path.gz, no timestamp in the header), written from one
  * buffer or as a stream in bounded memory, the same bytes either way: up to 4 MiB (the pages)
- * deflated at level 6 by libdeflate, about twice as fast as zlib and 5 % smaller (docs/
- * benchmarks.md); larger (the downloads) at level 1 by zlib, which can deflate a stream. A
- * stream can also give the file's size and SHA-256, hashed as the bytes pass. */
+ * deflated at level 4 by libdeflate (level 6 made the twins 1.7 % smaller and the site's build
+ * 10 % slower: docs/benchmarks.md); larger (the downloads) at level 1 by zlib, which can deflate
+ * a stream. A stream can also give the file's size and SHA-256, hashed as the bytes pass. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +18,7 @@
 
 #include "genutil.h"
 
-/* Files larger than this (the site's downloads) are compressed at level 1, the rest at 6. */
+/* Files larger than this (the site's downloads) are compressed at level 1, the rest at 4. */
 #define S_BIG ((size_t)4 << 20)
 
 static unsigned char *S_alloc(size_t n)
@@ -38,7 +38,7 @@ static int S_deflate_init(z_stream *z)
 	return deflateInit2(z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK ? 0 : -1;
 }
 
-/* Each thread's libdeflate compressor at level 6, made on first use (hg_gztwin_release). */
+/* Each thread's libdeflate compressor at level 4, made on first use (hg_gztwin_release). */
 static __thread struct libdeflate_compressor *S_ld;
 
 void hg_gztwin_release(void)
@@ -47,7 +47,7 @@ void hg_gztwin_release(void)
 	S_ld = NULL;
 }
 
-/* data (S_BIG or less) as gzip at level 6: *out (the caller's) and its length, or -1 (path
+/* data (S_BIG or less) as gzip at level 4: *out (the caller's) and its length, or -1 (path
  * names the file). */
 static int S_gz_bytes(unsigned char **out, size_t *outlen, const void *data, size_t len,
 	const char *path)
@@ -55,7 +55,7 @@ static int S_gz_bytes(unsigned char **out, size_t *outlen, const void *data, siz
 	size_t cap;
 
 	*out = NULL;
-	if (!S_ld && !(S_ld = libdeflate_alloc_compressor(6)))
+	if (!S_ld && !(S_ld = libdeflate_alloc_compressor(4)))
 		return hg_error_set("%s: libdeflate failed", path);
 	cap = libdeflate_gzip_compress_bound(S_ld, len);
 	*out = S_alloc(cap);
