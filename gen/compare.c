@@ -145,8 +145,7 @@ void hg_section_other_systems(hg_arena *a, hg_node *body, const char *id, const 
 		"figures (section 4) on each system; the links lead to the same algorithm there. The systems "
 		"differ in processor, clock and counter: compare their %s with care. Every figure of "
 		"every system side by side, with one chart: ", id, hg_unit_name(cur));
-	hg_add_link(a, p, hg_printf(a, "../" HG_ACROSS_DIR "/%s.html", id), hg_printf(a,
-		"%s on every system", id), NULL);
+	hg_add_across_link(a, p, "../", id, hg_printf(a, "%s on every system", id));
 	hg_add_text(a, p, ".");
 	for (k = 0; k < nall; k++)
 		total += order[k]->nfigs;

@@ -151,10 +151,9 @@ static const char *S_attr_lookup(void *ctx, const char *name)
 static void S_breadcrumb(hg_page *p, const char *id, const hg_sysfigs *all, size_t nall)
 {
 	hg_arena *a = p->arena;
-	hg_node *bc = hg_node_new(a, HG_PARA);
+	hg_node *bc = hg_index_breadcrumb(a);
 	size_t k;
 	p->breadcrumb = bc;
-	hg_add_link(a, bc, "../index.html", "Performance measurements", NULL);
 	hg_add_text(a, bc, " › ");
 	hg_add_text(a, bc, id);
 	hg_add_text(a, bc, " · system:");

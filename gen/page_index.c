@@ -58,8 +58,7 @@ static int S_alg_row(void *ctx, size_t i, hg_arena *a, hg_node *t)
 	}
 	if (hg_across_has(r->d, id)) {
 		hg_add_cell(a, row, NULL, 0);
-		hg_add_link(a, row->last, hg_printf(a, "%s/%s.html", HG_ACROSS_DIR, id), id,
-			hg_printf(a, "%s on every system", id));
+		hg_add_across_link(a, row->last, "", id, id);
 	} else {
 		hg_add_cell(a, row, id, 0);
 	}
@@ -162,8 +161,7 @@ hg_page *hg_page_system(const hg_data *d, const hg_system *s, const char *const 
 
 	p->root = "../";
 	p->title = hg_printf(a, "System %s — %s", s->name, hg_arch_name(s->arch));
-	p->breadcrumb = hg_node_new(a, HG_PARA);
-	hg_add_link(a, p->breadcrumb, "../index.html", "Performance measurements", NULL);
+	p->breadcrumb = hg_index_breadcrumb(a);
 	hg_add_textf(a, p->breadcrumb, " › %s", s->name);
 	hg_add_heading(a, body, 1, p->title);
 	para = hg_add(a, body, HG_PARA);

@@ -6,13 +6,27 @@
 
 #include "pages.h"
 
-hg_node *hg_system_breadcrumb(hg_arena *a, const hg_system *s)
+hg_node *hg_index_breadcrumb(hg_arena *a)
 {
 	hg_node *bc = hg_node_new(a, HG_PARA);
 	hg_add_link(a, bc, "../index.html", "Performance measurements", NULL);
+	return bc;
+}
+
+hg_node *hg_system_breadcrumb(hg_arena *a, const hg_system *s)
+{
+	hg_node *bc = hg_index_breadcrumb(a);
 	hg_add_text(a, bc, " › ");
 	hg_add_link(a, bc, "index.html", s->name, NULL);
 	return bc;
+}
+
+hg_node *hg_add_across_link(hg_arena *a, hg_node *parent, const char *root, const char *id,
+	const char *text)
+{
+	const char *title = hg_printf(a, "%s on every system", id);
+	return hg_add_link(a, parent, hg_printf(a, "%s" HG_ACROSS_DIR "/%s.html", root, id), text,
+		strcmp(text, title) == 0 ? NULL : title);
 }
 
 const char *hg_arch_name(const char *arch)

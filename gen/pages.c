@@ -68,11 +68,9 @@ static void S_breadcrumb(hg_page *p, const hg_data *d, const hg_system *s, const
 	int first = 1;
 	if (hg_across_has(d, id)) {
 		/* the algorithm across its systems, then this system among them */
-		bc = hg_node_new(a, HG_PARA);
-		hg_add_link(a, bc, "../index.html", "Performance measurements", NULL);
+		bc = hg_index_breadcrumb(a);
 		hg_add_text(a, bc, " › ");
-		hg_add_link(a, bc, hg_printf(a, "../" HG_ACROSS_DIR "/%s.html", id), id, hg_printf(a,
-			"%s on every system", id));
+		hg_add_across_link(a, bc, "../", id, id);
 		hg_add_text(a, bc, " › system:");
 	} else {
 		bc = hg_system_breadcrumb(a, s);

@@ -24,6 +24,14 @@ int hg_prose(hg_arena *a, hg_node *parent, const char *markdown, hg_lookup_fn lo
 int hg_prose_inline(hg_arena *a, hg_node *parent, const char *markdown, hg_lookup_fn lookup,
 	void *ctx);
 
+/* The breadcrumb of a page one folder below the site's index: "Performance measurements",
+ * linked; the caller adds what follows. */
+hg_node *hg_index_breadcrumb(hg_arena *a);
+/* A link to the page of algorithm id across systems, from a page whose path to the site's root
+ * is root ("" or "../"), reading text, its title "<id> on every system" (unless that is
+ * the text). */
+hg_node *hg_add_across_link(hg_arena *a, hg_node *parent, const char *root, const char *id,
+	const char *text);
 /* The breadcrumb of a page of system s, below the site's index: "Performance measurements ›
  * <s, linked to its index>"; the caller adds what follows. */
 hg_node *hg_system_breadcrumb(hg_arena *a, const hg_system *s);
