@@ -280,7 +280,8 @@ static void S_collect_ids(S_build *b)
 	b->span_keys = calloc(2 * d->nsystems + 1, sizeof(char *));
 }
 
-/* The new site's folder, each system's folders in it and an imported system's originals. */
+/* The new site's folder, each system's folders in it, an imported system's originals, and the
+ * folder of the pages across systems when there are any. */
 static int S_make_tmp(S_build *b)
 {
 	size_t k;
@@ -301,6 +302,13 @@ static int S_make_tmp(S_build *b)
 		if (r != 0)
 			return -1;
 	}
+	for (k = 0; k < b->nids; k++)
+		if (hg_across_has(b->d, b->ids[k])) {
+			char *dir = hg_xprintf("%s/%s", b->tmp, HG_ACROSS_DIR);
+			int r = hg_mkdirs(dir);
+			free(dir);
+			return r;
+		}
 	return 0;
 }
 

@@ -17,11 +17,6 @@ int hg_site_across(const char *tmp, const void *template, const hg_data *d, cons
 
 	for (k = 0; k < nall && !chart; k++)
 		chart = hg_figs_have_figures(all[k].figs, all[k].nfigs);
-	rel = hg_xprintf("%s/%s", tmp, HG_ACROSS_DIR);
-	rc = hg_mkdirs(rel);
-	free(rel);
-	if (rc != 0)
-		return -1;
 	p = hg_page_across(d, id, all, nall, tx, chart);
 	rel = hg_xprintf("%s/%s", HG_ACROSS_DIR, id);
 	rc = hg_site_write_page(tmp, template, p, rel, HG_PAGE_MD);

@@ -44,7 +44,7 @@ int hg_site_catalog(const char *tmp, const hg_data *d, const char *site);
 /* ---- an algorithm across every system (site_across.c) ---- */
 
 /* <tmp>/algorithms/<id>.html, .md and .svg (a chart when any system has figures) from the rows
- * of every system that has id (hg_page_across). */
+ * of every system that has id (hg_page_across); the folder is made with the site's. */
 int hg_site_across(const char *tmp, const void *template, const hg_data *d, const hg_texts *tx,
 	const char *id, const hg_sysfigs *all, size_t nall);
 
